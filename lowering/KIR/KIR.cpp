@@ -1,0 +1,345 @@
+//===- KIR.cpp - Kernel IR types, ops and builder -------------------------===//
+
+#include "KIR/KIR.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace intent::kir;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+bool Type::isFloat() const {
+  return isScalar() && (elem == ScalarKind::F16 || elem == ScalarKind::BF16 ||
+                        elem == ScalarKind::F32 || elem == ScalarKind::F64);
+}
+
+bool Type::isInteger() const {
+  return isScalar() && !isFloat() && elem != ScalarKind::Bool;
+}
+
+bool Type::isSigned() const {
+  if (!isScalar())
+    return false;
+  switch (elem) {
+  case ScalarKind::I8:
+  case ScalarKind::I16:
+  case ScalarKind::I32:
+  case ScalarKind::I64:
+    return true;
+  default:
+    return isFloat();
+  }
+}
+
+unsigned Type::bitWidth() const {
+  switch (elem) {
+  case ScalarKind::Bool:
+  case ScalarKind::I8:
+  case ScalarKind::U8:
+    return 8;
+  case ScalarKind::I16:
+  case ScalarKind::U16:
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+    return 16;
+  case ScalarKind::I32:
+  case ScalarKind::U32:
+  case ScalarKind::F32:
+    return 32;
+  case ScalarKind::I64:
+  case ScalarKind::U64:
+  case ScalarKind::F64:
+    return 64;
+  }
+  llvm_unreachable("bad scalar kind");
+}
+
+llvm::StringRef intent::kir::scalarKindName(ScalarKind k) {
+  switch (k) {
+  case ScalarKind::Bool:
+    return "bool";
+  case ScalarKind::I8:
+    return "i8";
+  case ScalarKind::I16:
+    return "i16";
+  case ScalarKind::I32:
+    return "i32";
+  case ScalarKind::I64:
+    return "i64";
+  case ScalarKind::U8:
+    return "u8";
+  case ScalarKind::U16:
+    return "u16";
+  case ScalarKind::U32:
+    return "u32";
+  case ScalarKind::U64:
+    return "u64";
+  case ScalarKind::F16:
+    return "f16";
+  case ScalarKind::BF16:
+    return "bf16";
+  case ScalarKind::F32:
+    return "f32";
+  case ScalarKind::F64:
+    return "f64";
+  }
+  llvm_unreachable("bad scalar kind");
+}
+
+void intent::kir::printType(llvm::raw_ostream &os, const Type &t) {
+  switch (t.kind) {
+  case Type::Kind::None:
+    os << "none";
+    return;
+  case Type::Kind::Scalar:
+    os << scalarKindName(t.elem);
+    return;
+  case Type::Kind::View:
+    os << "view<" << (t.constElem ? "const " : "") << scalarKindName(t.elem)
+       << ", " << t.rank << ">";
+    return;
+  }
+}
+
+std::string intent::kir::typeToString(const Type &t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printType(os, t);
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+llvm::StringRef intent::kir::opcodeName(Opcode op) {
+  switch (op) {
+  case Opcode::Constant:
+    return "constant";
+  case Opcode::Add:
+    return "add";
+  case Opcode::Sub:
+    return "sub";
+  case Opcode::Mul:
+    return "mul";
+  case Opcode::Div:
+    return "div";
+  case Opcode::Rem:
+    return "rem";
+  case Opcode::Neg:
+    return "neg";
+  case Opcode::BitAnd:
+    return "bitand";
+  case Opcode::BitOr:
+    return "bitor";
+  case Opcode::BitXor:
+    return "bitxor";
+  case Opcode::BitNot:
+    return "bitnot";
+  case Opcode::Shl:
+    return "shl";
+  case Opcode::Shr:
+    return "shr";
+  case Opcode::Not:
+    return "not";
+  case Opcode::Min:
+    return "min";
+  case Opcode::Max:
+    return "max";
+  case Opcode::Cmp:
+    return "cmp";
+  case Opcode::Select:
+    return "select";
+  case Opcode::Cast:
+    return "cast";
+  case Opcode::Math:
+    return "math";
+  case Opcode::Extent:
+    return "extent";
+  case Opcode::Stride:
+    return "stride";
+  case Opcode::Load:
+    return "load";
+  case Opcode::Store:
+    return "store";
+  case Opcode::SubView:
+    return "subview";
+  case Opcode::If:
+    return "if";
+  case Opcode::Loop:
+    return "loop";
+  case Opcode::ParallelFor:
+    return "parallel_for";
+  case Opcode::Yield:
+    return "yield";
+  case Opcode::Condition:
+    return "condition";
+  case Opcode::Break:
+    return "break";
+  case Opcode::Continue:
+    return "continue";
+  case Opcode::Return:
+    return "return";
+  }
+  llvm_unreachable("bad opcode");
+}
+
+bool intent::kir::isTerminator(Opcode op) {
+  switch (op) {
+  case Opcode::Yield:
+  case Opcode::Condition:
+  case Opcode::Break:
+  case Opcode::Continue:
+  case Opcode::Return:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const AttrValue *Op::attr(llvm::StringRef name) const {
+  for (const NamedAttr &a : attrs)
+    if (a.name == name)
+      return &a.value;
+  return nullptr;
+}
+
+int64_t Op::intAttr(llvm::StringRef name, int64_t dflt) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *i = std::get_if<int64_t>(v))
+      return *i;
+  return dflt;
+}
+
+double Op::floatAttr(llvm::StringRef name, double dflt) const {
+  if (const AttrValue *v = attr(name)) {
+    if (const auto *d = std::get_if<double>(v))
+      return *d;
+    if (const auto *i = std::get_if<int64_t>(v))
+      return static_cast<double>(*i);
+  }
+  return dflt;
+}
+
+bool Op::boolAttr(llvm::StringRef name, bool dflt) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *b = std::get_if<bool>(v))
+      return *b;
+  return dflt;
+}
+
+std::string Op::strAttr(llvm::StringRef name) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *s = std::get_if<std::string>(v))
+      return *s;
+  return "";
+}
+
+void Op::setAttr(llvm::StringRef name, AttrValue v) {
+  for (NamedAttr &a : attrs)
+    if (a.name == name) {
+      a.value = std::move(v);
+      return;
+    }
+  attrs.push_back({name.str(), std::move(v)});
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel and builder
+//===----------------------------------------------------------------------===//
+
+Kernel::Kernel() : body(std::make_unique<Region>()) {
+  body->id = nextRegionId++;
+}
+
+Value *Builder::newValue(Type t, llvm::StringRef name) {
+  auto v = std::make_unique<Value>();
+  v->id = kernel.nextValueId++;
+  v->type = t;
+  v->name = name.str();
+  Value *raw = v.get();
+  kernel.values.push_back(std::move(v));
+  return raw;
+}
+
+Value *Builder::addBlockArg(Block *b, Type t, llvm::StringRef name) {
+  Value *v = newValue(t, name);
+  v->owner = b;
+  v->argNo = b->args.size();
+  b->args.push_back(v);
+  return v;
+}
+
+Region *Builder::addRegion(Op *op) {
+  auto r = std::make_unique<Region>();
+  r->id = kernel.nextRegionId++;
+  r->parent = op;
+  Region *raw = r.get();
+  op->regions.push_back(std::move(r));
+  return raw;
+}
+
+Op *Builder::create(Opcode opc, llvm::ArrayRef<Value *> operands,
+                    llvm::ArrayRef<Type> resultTypes) {
+  assert(block && "no insertion block");
+  auto op = std::make_unique<Op>(opc);
+  op->id = kernel.nextOpId++;
+  op->loc = loc;
+  op->parent = block;
+  op->operands.assign(operands.begin(), operands.end());
+  for (unsigned i = 0; i < resultTypes.size(); ++i) {
+    Value *v = newValue(resultTypes[i]);
+    v->def = op.get();
+    v->resultNo = i;
+    op->results.push_back(v);
+  }
+  Op *raw = op.get();
+  block->ops.push_back(std::move(op));
+  return raw;
+}
+
+Value *Builder::constInt(int64_t v, Type t) {
+  Op *op = create(Opcode::Constant, {}, {t});
+  op->setAttr("value", v);
+  return op->result();
+}
+
+Value *Builder::constFloat(double v, Type t) {
+  Op *op = create(Opcode::Constant, {}, {t});
+  op->setAttr("value", v);
+  return op->result();
+}
+
+Value *Builder::constBool(bool v) {
+  Op *op = create(Opcode::Constant, {}, {Type::boolean()});
+  op->setAttr("value", v);
+  return op->result();
+}
+
+Value *Builder::binary(Opcode opc, Value *a, Value *b) {
+  return create(opc, {a, b}, {a->type})->result();
+}
+
+Value *Builder::cmp(llvm::StringRef pred, Value *a, Value *b) {
+  Op *op = create(Opcode::Cmp, {a, b}, {Type::boolean()});
+  op->setAttr("pred", pred.str());
+  return op->result();
+}
+
+Value *Builder::cast(Value *v, Type to) {
+  if (v->type == to)
+    return v;
+  return create(Opcode::Cast, {v}, {to})->result();
+}
+
+void intent::kir::walk(const Region &r,
+                       const std::function<void(const Op &)> &fn) {
+  for (const auto &op : r.block.ops) {
+    fn(*op);
+    for (const auto &sub : op->regions)
+      walk(*sub, fn);
+  }
+}

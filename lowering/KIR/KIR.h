@@ -1,0 +1,336 @@
+//===- KIR.h - Kernel IR: the immutable semantic input ----------*- C++ -*-===//
+//
+// KIR is a small SSA-with-regions IR in the spirit of MLIR (DESIGN.md §3, seed
+// 000 §1). A kernel has typed parameters (views and scalars) that are the block
+// arguments of its body region; ops produce values, may own regions, and every
+// region has exactly one block with arguments. Control flow is structured:
+// `if`, `loop` (for/while/do with break/continue), `parallel_for`.
+//
+// Every kernel, op, value and region carries a stable origin id and a source
+// location. KIR is frozen once construction starts: passes analyse it and build
+// a separate physical program, they never mutate KIR.
+//
+// This library includes no Clang header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_KIR_KIR_H
+#define INTENT_KIR_KIR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace intent::kir {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// Element / scalar kinds. `intent::index` is I64.
+enum class ScalarKind : uint8_t {
+  Bool,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64,
+};
+
+/// How a kernel accesses a view parameter (derived from its uses).
+enum class Access : uint8_t { None, Read, Write, ReadWrite };
+
+/// A KIR type: a scalar, or a view of scalars with a static rank.
+struct Type {
+  enum class Kind : uint8_t { None, Scalar, View };
+  Kind kind = Kind::None;
+  ScalarKind elem = ScalarKind::I64;
+  int rank = 0;         ///< views only
+  bool constElem = false; ///< views only: `view<const T, R>`
+
+  static Type none() { return {}; }
+  static Type scalar(ScalarKind k) {
+    Type t;
+    t.kind = Kind::Scalar;
+    t.elem = k;
+    return t;
+  }
+  static Type index() { return scalar(ScalarKind::I64); }
+  static Type boolean() { return scalar(ScalarKind::Bool); }
+  static Type view(ScalarKind elem, int rank, bool constElem) {
+    Type t;
+    t.kind = Kind::View;
+    t.elem = elem;
+    t.rank = rank;
+    t.constElem = constElem;
+    return t;
+  }
+
+  bool isNone() const { return kind == Kind::None; }
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isView() const { return kind == Kind::View; }
+  bool isFloat() const;   ///< scalar f16/bf16/f32/f64
+  bool isInteger() const; ///< scalar i*/u* (not bool)
+  bool isSigned() const;  ///< scalar i* or float
+  bool isBool() const { return isScalar() && elem == ScalarKind::Bool; }
+  /// Width in bits of a scalar (bool counts as 8).
+  unsigned bitWidth() const;
+
+  bool operator==(const Type &o) const {
+    return kind == o.kind && elem == o.elem && rank == o.rank &&
+           constElem == o.constElem;
+  }
+  bool operator!=(const Type &o) const { return !(*this == o); }
+};
+
+llvm::StringRef scalarKindName(ScalarKind k);
+void printType(llvm::raw_ostream &os, const Type &t);
+std::string typeToString(const Type &t);
+/// The element type of a view type, as a scalar type.
+inline Type elementType(const Type &view) { return Type::scalar(view.elem); }
+
+//===----------------------------------------------------------------------===//
+// Source locations and origin
+//===----------------------------------------------------------------------===//
+
+/// A position in the user's source. Line 0 means unknown.
+struct Loc {
+  unsigned line = 0;
+  unsigned col = 0;
+  bool valid() const { return line != 0; }
+};
+
+class Op;
+class Block;
+class Region;
+class Kernel;
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+/// An SSA value: an op result or a block argument. `id` is the stable
+/// ValueID, unique within its kernel.
+class Value {
+public:
+  unsigned id = 0;
+  Type type;
+  Op *def = nullptr;       ///< defining op (results) or null (block args)
+  unsigned resultNo = 0;   ///< index among def's results
+  Block *owner = nullptr;  ///< owning block (block args)
+  unsigned argNo = 0;      ///< index among owner's args
+  std::string name;        ///< source-level name hint (may be empty)
+
+  bool isBlockArg() const { return def == nullptr; }
+};
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+enum class Opcode : uint8_t {
+  // Leaves.
+  Constant, ///< attrs: value (int or float or bool); result type
+  // Arithmetic (operands and result have one scalar type unless noted).
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Neg,
+  BitAnd,
+  BitOr,
+  BitXor,
+  BitNot,
+  Shl,
+  Shr,
+  Not, ///< logical not on bool
+  Min, ///< std::min / fminf semantics of the callee recorded in attr `nan`
+  Max,
+  Cmp,    ///< attr pred: eq ne lt le gt ge; result bool
+  Select, ///< (bool, a, b) -> a or b; both evaluated (no effects)
+  Cast,   ///< conversion to the result type (C++ static_cast semantics)
+  Math,   ///< attr fn: "exp", "sqrt", ...; scalar float math
+  // Views.
+  Extent,  ///< (view) attr dim -> i64
+  Stride,  ///< (view) attr dim -> i64
+  Load,    ///< (view, i0..iR-1) -> element
+  Store,   ///< (view, value, i0..iR-1)
+  SubView, ///< attr kind: row|slice|transpose|reshape|broadcast; see printer
+  // Structured control.
+  If,          ///< (cond) regions then, else; results from yields
+  Loop,        ///< (init...) regions cond, body, step; attr test_first
+  ParallelFor, ///< (extent...) region body with one i64 arg per extent
+  Yield,       ///< terminator of if branches, loop body/step, parallel body
+  Condition,   ///< terminator of loop cond region: (bool)
+  Break,       ///< (carried...) leave the innermost loop
+  Continue,    ///< (carried...) go to the innermost loop's step region
+  Return,      ///< terminator of the kernel body
+};
+
+llvm::StringRef opcodeName(Opcode op);
+bool isTerminator(Opcode op);
+
+/// Attribute values: integers, floats, bools, strings.
+using AttrValue = std::variant<int64_t, double, bool, std::string>;
+
+struct NamedAttr {
+  std::string name;
+  AttrValue value;
+};
+
+/// A region holds exactly one block (structured control flow).
+class Block {
+public:
+  Region *parent = nullptr;
+  llvm::SmallVector<Value *, 4> args;
+  std::vector<std::unique_ptr<Op>> ops;
+
+  Op *terminator() const { return ops.empty() ? nullptr : ops.back().get(); }
+};
+
+class Region {
+public:
+  unsigned id = 0; ///< stable RegionID within the kernel
+  Op *parent = nullptr; ///< null for the kernel body
+  Block block;
+  Region() { block.parent = this; }
+};
+
+class Op {
+public:
+  unsigned id = 0; ///< stable OpID within the kernel
+  Opcode opcode;
+  Loc loc;
+  Block *parent = nullptr;
+  llvm::SmallVector<Value *, 4> operands;
+  llvm::SmallVector<Value *, 1> results;
+  llvm::SmallVector<std::unique_ptr<Region>, 1> regions;
+  llvm::SmallVector<NamedAttr, 1> attrs;
+
+  explicit Op(Opcode opc) : opcode(opc) {}
+
+  Value *result(unsigned i = 0) const { return results[i]; }
+  Region *region(unsigned i) const { return regions[i].get(); }
+
+  const AttrValue *attr(llvm::StringRef name) const;
+  int64_t intAttr(llvm::StringRef name, int64_t dflt = 0) const;
+  double floatAttr(llvm::StringRef name, double dflt = 0) const;
+  bool boolAttr(llvm::StringRef name, bool dflt = false) const;
+  std::string strAttr(llvm::StringRef name) const;
+  void setAttr(llvm::StringRef name, AttrValue v);
+};
+
+//===----------------------------------------------------------------------===//
+// Kernels and modules
+//===----------------------------------------------------------------------===//
+
+/// One kernel parameter: a block argument of the body plus ABI facts.
+struct Param {
+  std::string name;
+  Type type;
+  Access access = Access::None; ///< views: what the kernel does with it
+  /// For non-type template arguments that became constants: the value.
+  bool isConstexpr = false;
+};
+
+/// A kernel specialization: exactly one launch per call.
+class Kernel {
+public:
+  unsigned id = 0;          ///< stable KernelID within the module
+  std::string name;         ///< source name, e.g. "saxpy"
+  std::string mangledName;  ///< unique C identifier for this specialization
+  std::string displayName;  ///< e.g. "scale<float>"
+  std::string file;         ///< source file of the definition
+  Loc loc;
+  std::vector<Param> params;
+  /// Template arguments of this specialization, as "name = value" text.
+  std::vector<std::string> templateArgs;
+  std::unique_ptr<Region> body;
+
+  Kernel();
+  Value *param(unsigned i) const { return body->block.args[i]; }
+
+  // Id allocation (used by the builder; ids are dense and deterministic).
+  unsigned nextValueId = 0;
+  unsigned nextOpId = 0;
+  unsigned nextRegionId = 0;
+  /// Owns every Value of the kernel.
+  std::vector<std::unique_ptr<Value>> values;
+};
+
+/// A translation unit's kernels, in source order.
+class Module {
+public:
+  std::string sourceFile;
+  std::vector<std::unique_ptr<Kernel>> kernels;
+};
+
+//===----------------------------------------------------------------------===//
+// Builder
+//===----------------------------------------------------------------------===//
+
+/// Creates ops at the end of a block, assigning ids in creation order.
+class Builder {
+public:
+  explicit Builder(Kernel &k) : kernel(k) {}
+
+  Kernel &kernel;
+  Block *block = nullptr; ///< insertion block (ops are appended)
+  Loc loc;                ///< location given to new ops
+
+  void setInsertionBlock(Block *b) { block = b; }
+
+  Value *newValue(Type t, llvm::StringRef name = "");
+  Value *addBlockArg(Block *b, Type t, llvm::StringRef name = "");
+  Region *newRegion(Op *parent);
+
+  /// Creates an op with the given operands and result types, appended to the
+  /// insertion block. Regions are added with addRegion.
+  Op *create(Opcode opc, llvm::ArrayRef<Value *> operands,
+             llvm::ArrayRef<Type> resultTypes);
+  Region *addRegion(Op *op);
+
+  Value *constInt(int64_t v, Type t);
+  Value *constFloat(double v, Type t);
+  Value *constBool(bool v);
+  Value *binary(Opcode opc, Value *a, Value *b);
+  Value *cmp(llvm::StringRef pred, Value *a, Value *b);
+  Value *cast(Value *v, Type to);
+};
+
+//===----------------------------------------------------------------------===//
+// Printing and verification
+//===----------------------------------------------------------------------===//
+
+/// Prints a kernel in KIR's textual form. Locations are printed as
+/// `loc(line:col)` when `withLocs` is true.
+void printKernel(llvm::raw_ostream &os, const Kernel &k, bool withLocs = true);
+void printModule(llvm::raw_ostream &os, const Module &m, bool withLocs = true);
+
+/// Checks KIR's structural invariants (types, dominance of uses by defs,
+/// terminators, break/continue inside loops, ids unique). Returns false and
+/// appends a message per violation to `errors`.
+bool verifyKernel(const Kernel &k, std::vector<std::string> &errors);
+
+/// Walks every op of a region tree in program order (pre-order).
+void walk(const Region &r, const std::function<void(const Op &)> &fn);
+
+} // namespace intent::kir
+
+#endif // INTENT_KIR_KIR_H

@@ -1,0 +1,287 @@
+//===- Verifier.cpp - KIR structural invariants ----------------------------===//
+//
+// Checks what every producer of KIR (the Clang front end, the textual parser)
+// must guarantee: operand counts and types per opcode, every use dominated by
+// its definition (defined earlier in the same block or in an enclosing one),
+// every block ending in the right terminator, break/continue only inside a
+// loop body and never across a parallel_for, and unique ids.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KIR/KIR.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace intent::kir;
+
+namespace {
+
+class Verifier {
+public:
+  Verifier(const Kernel &k, std::vector<std::string> &errors)
+      : kernel(k), errors(errors) {}
+
+  void run() {
+    for (Value *a : kernel.body->block.args)
+      define(a);
+    if (kernel.params.size() != kernel.body->block.args.size())
+      error(nullptr, "kernel has " + llvm::Twine(kernel.params.size()) +
+                         " params but " +
+                         llvm::Twine(kernel.body->block.args.size()) +
+                         " body arguments");
+    verifyBlock(kernel.body->block, Opcode::Return, /*loopDepth=*/0);
+  }
+
+private:
+  const Kernel &kernel;
+  std::vector<std::string> &errors;
+  /// Values visible at the current point (scoped by region nesting).
+  std::vector<const Value *> scope;
+  llvm::DenseSet<const Value *> visible;
+  llvm::DenseSet<unsigned> opIds, valueIds, regionIds;
+
+  void error(const Op *op, const llvm::Twine &msg) {
+    std::string s;
+    if (op)
+      s = ("op " + llvm::Twine(op->id) + " (" + opcodeName(op->opcode) +
+           "): ")
+              .str();
+    errors.push_back(s + msg.str());
+  }
+
+  void define(const Value *v) {
+    if (!valueIds.insert(v->id).second)
+      errors.push_back("value id " + std::to_string(v->id) + " is not unique");
+    scope.push_back(v);
+    visible.insert(v);
+  }
+
+  void popScope(size_t mark) {
+    while (scope.size() > mark) {
+      visible.erase(scope.back());
+      scope.pop_back();
+    }
+  }
+
+  bool checkOperandCount(const Op &op, size_t n) {
+    if (op.operands.size() == n)
+      return true;
+    error(&op, "expects " + llvm::Twine(n) + " operands, has " +
+                   llvm::Twine(op.operands.size()));
+    return false;
+  }
+
+  void checkScalarOperands(const Op &op) {
+    for (Value *v : op.operands)
+      if (!v->type.isScalar())
+        error(&op, "operand %" + llvm::Twine(v->id) + " is not a scalar");
+  }
+
+  void verifyBlock(const Block &b, Opcode terminator, unsigned loopDepth) {
+    size_t mark = scope.size();
+    for (size_t i = 0; i < b.ops.size(); ++i) {
+      const Op &op = *b.ops[i];
+      bool last = i + 1 == b.ops.size();
+      if (isTerminator(op.opcode) && !last)
+        error(&op, "terminator is not the last op of its block");
+      verifyOp(op, loopDepth);
+      for (Value *r : op.results)
+        define(r);
+    }
+    const Op *t = b.terminator();
+    if (!t) {
+      errors.push_back("block without terminator");
+    } else if (t->opcode == Opcode::Break || t->opcode == Opcode::Continue) {
+      if (loopDepth == 0)
+        error(t, "break/continue outside a loop body");
+    } else if (t->opcode != terminator) {
+      error(t, "block ends in " + opcodeName(t->opcode) + ", expected " +
+                   opcodeName(terminator));
+    }
+    popScope(mark);
+  }
+
+  void verifyRegion(const Region &r, Opcode terminator, unsigned loopDepth) {
+    if (!regionIds.insert(r.id).second)
+      errors.push_back("region id " + std::to_string(r.id) + " is not unique");
+    size_t mark = scope.size();
+    for (Value *a : r.block.args)
+      define(a);
+    verifyBlock(r.block, terminator, loopDepth);
+    popScope(mark);
+  }
+
+  void verifyOp(const Op &op, unsigned loopDepth) {
+    if (!opIds.insert(op.id).second)
+      error(&op, "op id is not unique");
+    for (Value *v : op.operands)
+      if (!visible.count(v))
+        error(&op, "operand %" + llvm::Twine(v->id) +
+                       " does not dominate its use");
+    switch (op.opcode) {
+    case Opcode::Constant:
+      if (!op.attr("value") || op.results.size() != 1)
+        error(&op, "constant needs a value and one result");
+      break;
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mul:
+    case Opcode::Div:
+    case Opcode::Rem:
+    case Opcode::BitAnd:
+    case Opcode::BitOr:
+    case Opcode::BitXor:
+    case Opcode::Shl:
+    case Opcode::Shr:
+    case Opcode::Min:
+    case Opcode::Max:
+      if (!checkOperandCount(op, 2))
+        break;
+      checkScalarOperands(op);
+      if (op.operands[0]->type != op.operands[1]->type ||
+          op.results.size() != 1 || op.results[0]->type != op.operands[0]->type)
+        error(&op, "operands and result must have one type");
+      break;
+    case Opcode::Neg:
+    case Opcode::BitNot:
+    case Opcode::Not:
+      if (checkOperandCount(op, 1))
+        checkScalarOperands(op);
+      break;
+    case Opcode::Cmp:
+      if (!checkOperandCount(op, 2))
+        break;
+      checkScalarOperands(op);
+      if (op.operands[0]->type != op.operands[1]->type)
+        error(&op, "compared values must have one type");
+      if (op.strAttr("pred").empty())
+        error(&op, "cmp needs a predicate");
+      break;
+    case Opcode::Select:
+      if (!checkOperandCount(op, 3))
+        break;
+      if (!op.operands[0]->type.isBool())
+        error(&op, "select condition must be bool");
+      if (op.operands[1]->type != op.operands[2]->type)
+        error(&op, "select arms must have one type");
+      break;
+    case Opcode::Cast:
+      if (checkOperandCount(op, 1))
+        checkScalarOperands(op);
+      break;
+    case Opcode::Math:
+      if (op.strAttr("fn").empty())
+        error(&op, "math needs a function name");
+      checkScalarOperands(op);
+      break;
+    case Opcode::Extent:
+    case Opcode::Stride:
+      if (!checkOperandCount(op, 1))
+        break;
+      if (!op.operands[0]->type.isView())
+        error(&op, "operand must be a view");
+      else if (op.intAttr("dim", -1) < 0 ||
+               op.intAttr("dim") >= op.operands[0]->type.rank)
+        error(&op, "dim out of range");
+      break;
+    case Opcode::Load:
+    case Opcode::Store: {
+      unsigned base = op.opcode == Opcode::Store ? 2 : 1;
+      if (op.operands.empty() || !op.operands[0]->type.isView()) {
+        error(&op, "first operand must be a view");
+        break;
+      }
+      const Type &vt = op.operands[0]->type;
+      if (op.operands.size() != base + vt.rank)
+        error(&op, "expects one index per dimension of the view");
+      for (size_t i = base; i < op.operands.size(); ++i)
+        if (!op.operands[i]->type.isInteger())
+          error(&op, "index operand must be an integer");
+      if (op.opcode == Opcode::Store) {
+        if (vt.constElem)
+          error(&op, "store through a view of const elements");
+        if (op.operands.size() > 1 &&
+            op.operands[1]->type != elementType(vt))
+          error(&op, "stored value type differs from the element type");
+      } else if (op.results.size() != 1 ||
+                 op.results[0]->type != elementType(vt)) {
+        error(&op, "load result type differs from the element type");
+      }
+      break;
+    }
+    case Opcode::SubView:
+      if (op.operands.empty() || !op.operands[0]->type.isView() ||
+          op.results.size() != 1 || !op.results[0]->type.isView())
+        error(&op, "subview maps a view to a view");
+      if (op.strAttr("kind").empty())
+        error(&op, "subview needs a kind");
+      break;
+    case Opcode::If:
+      if (op.regions.size() != 2 || op.operands.size() != 1 ||
+          !op.operands[0]->type.isBool()) {
+        error(&op, "if takes a bool and two regions");
+        break;
+      }
+      for (const auto &r : op.regions) {
+        verifyRegion(*r, Opcode::Yield, loopDepth);
+        checkYield(op, *r);
+      }
+      break;
+    case Opcode::Loop: {
+      if (op.regions.size() != 3) {
+        error(&op, "loop takes cond, body and step regions");
+        break;
+      }
+      for (const auto &r : op.regions)
+        if (r->block.args.size() != op.operands.size())
+          error(&op, "each loop region takes the carried values as args");
+      verifyRegion(*op.regions[0], Opcode::Condition, 0);
+      verifyRegion(*op.regions[1], Opcode::Yield, loopDepth + 1);
+      verifyRegion(*op.regions[2], Opcode::Yield, 0);
+      checkYield(op, *op.regions[1]);
+      checkYield(op, *op.regions[2]);
+      break;
+    }
+    case Opcode::ParallelFor:
+      if (op.regions.size() != 1 || op.operands.empty() ||
+          op.operands.size() > 3) {
+        error(&op, "parallel_for takes 1-3 extents and a body");
+        break;
+      }
+      if (op.regions[0]->block.args.size() != op.operands.size())
+        error(&op, "parallel_for body takes one index per extent");
+      // A break inside a parallel body cannot reach an enclosing loop.
+      verifyRegion(*op.regions[0], Opcode::Yield, 0);
+      break;
+    case Opcode::Yield:
+    case Opcode::Condition:
+    case Opcode::Break:
+    case Opcode::Continue:
+    case Opcode::Return:
+      break;
+    }
+  }
+
+  /// Yields of if branches carry the if's results; yields of loop body/step
+  /// carry the loop's carried values.
+  void checkYield(const Op &op, const Region &r) {
+    const Op *t = r.block.terminator();
+    if (!t || t->opcode != Opcode::Yield)
+      return;
+    size_t expected = op.opcode == Opcode::If ? op.results.size()
+                                              : op.operands.size();
+    if (t->operands.size() != expected)
+      error(t, "yields " + llvm::Twine(t->operands.size()) +
+                   " values, parent expects " + llvm::Twine(expected));
+  }
+};
+
+} // namespace
+
+bool intent::kir::verifyKernel(const Kernel &k,
+                               std::vector<std::string> &errors) {
+  size_t before = errors.size();
+  Verifier(k, errors).run();
+  return errors.size() == before;
+}

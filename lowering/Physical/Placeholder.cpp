@@ -1,0 +1,1 @@
+//===- Placeholder.cpp - removed once the physical IR lands ---------------===//

@@ -1,0 +1,27 @@
+# lit configuration for Intent's FileCheck and -verify tests.
+import os
+import lit.formats
+
+config.name = "Intent"
+config.test_format = lit.formats.ShTest(not lit_config.isWindows)
+config.suffixes = [".cpp", ".kir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.intent_obj_root, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.intent_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+
+clangxx = os.path.join(config.llvm_tools_dir, "clang++")
+include = os.path.join(config.intent_src_root, "include")
+config.substitutions.append(("%clangxx", clangxx))
+config.substitutions.append(("%plugin", config.intent_plugin))
+config.substitutions.append(("%intent_include", include))
+# Phase 1 of the compiler on one file: parse, run the plugin, produce nothing else.
+config.substitutions.append(
+    ("%intent_syntax",
+     f"{clangxx} -std=c++17 -fsyntax-only -fplugin={config.intent_plugin} -I{include}"))
+config.substitutions.append(("%intent-opt", os.path.join(config.intent_tools_dir, "intent-opt")))
+config.substitutions.append(("%nvcc", config.nvcc))
+if os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
