@@ -1,0 +1,718 @@
+//===- CudaEmitter.cpp - Physical program -> CUDA C++ ---------------------===//
+//
+// Every SSA value becomes a C++ local `v<id>`. Region results (if, loop) are
+// mutable locals declared before the construct and assigned by the yields;
+// a loop's carried values are mutable locals `c<op>_<k>` that each region
+// rebinds to its block arguments on entry. `break`/`continue` inside nested
+// ifs assign the carried values and jump to the loop's exit/step label:
+// every region is a `{ }` scope, so the jumps only ever leave scopes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit/CudaEmitter.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace intent;
+using namespace intent::phys;
+using intent::emit::EmitOptions;
+
+namespace {
+
+std::string scalarCxx(ScalarKind k) {
+  switch (k) {
+  case ScalarKind::Bool:
+    return "bool";
+  case ScalarKind::I8:
+    return "int8_t";
+  case ScalarKind::I16:
+    return "int16_t";
+  case ScalarKind::I32:
+    return "int32_t";
+  case ScalarKind::I64:
+    return "int64_t";
+  case ScalarKind::U8:
+    return "uint8_t";
+  case ScalarKind::U16:
+    return "uint16_t";
+  case ScalarKind::U32:
+    return "uint32_t";
+  case ScalarKind::U64:
+    return "uint64_t";
+  case ScalarKind::F16:
+    return "__half";
+  case ScalarKind::BF16:
+    return "__nv_bfloat16";
+  case ScalarKind::F32:
+    return "float";
+  case ScalarKind::F64:
+    return "double";
+  }
+  llvm_unreachable("bad scalar kind");
+}
+
+bool isFloatKind(ScalarKind k) {
+  return k == ScalarKind::F16 || k == ScalarKind::BF16 ||
+         k == ScalarKind::F32 || k == ScalarKind::F64;
+}
+
+/// A floating-point literal of type `k` that denotes exactly `d`.
+std::string floatLiteral(double d, ScalarKind k) {
+  std::string t = scalarCxx(k);
+  if (std::isnan(d))
+    return "static_cast<" + t + ">(NAN)";
+  if (std::isinf(d))
+    return std::string("static_cast<") + t + ">(" + (d < 0 ? "-" : "") +
+           "INFINITY)";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%a", d);
+  return "static_cast<" + t + ">(" + buf + ")";
+}
+
+std::string cmpOperator(llvm::StringRef pred) {
+  if (pred == "eq")
+    return "==";
+  if (pred == "ne")
+    return "!=";
+  if (pred == "lt")
+    return "<";
+  if (pred == "le")
+    return "<=";
+  if (pred == "gt")
+    return ">";
+  if (pred == "ge")
+    return ">=";
+  llvm::report_fatal_error(llvm::Twine("unknown comparison predicate ") +
+                           pred);
+}
+
+std::string binaryOperator(Opcode opc) {
+  switch (opc) {
+  case Opcode::Add:
+    return "+";
+  case Opcode::Sub:
+    return "-";
+  case Opcode::Mul:
+    return "*";
+  case Opcode::Div:
+    return "/";
+  case Opcode::Rem:
+    return "%";
+  case Opcode::BitAnd:
+    return "&";
+  case Opcode::BitOr:
+    return "|";
+  case Opcode::BitXor:
+    return "^";
+  case Opcode::Shl:
+    return "<<";
+  case Opcode::Shr:
+    return ">>";
+  default:
+    return "";
+  }
+}
+
+/// The C math function for `fn` (a double-precision C name such as "exp")
+/// at scalar kind `k`.
+std::string mathFunction(llvm::StringRef fn, ScalarKind k) {
+  bool f32 = k == ScalarKind::F32;
+  if (fn == "abs") {
+    if (isFloatKind(k))
+      return f32 ? "fabsf" : "fabs";
+    return k == ScalarKind::I64 ? "llabs" : "abs";
+  }
+  std::string name = fn.str();
+  if (name == "isnan" || name == "isinf" || name == "isfinite" ||
+      name == "signbit")
+    return name;
+  return f32 ? name + "f" : name;
+}
+
+/// Stands for `#line <next line> "<generated file>"` until the whole file is
+/// written and line numbers are known.
+const char *const kLineReset = "//@intent-line-reset";
+
+class ProgramEmitter {
+public:
+  ProgramEmitter(llvm::raw_ostream &os, const Program &p,
+                 const EmitOptions &opts)
+      : os(os), p(p), opts(opts), m(emit::symbolName(p, opts)) {}
+
+  void emit() {
+    emitArgs();
+    emitLaunchEvaluator();
+    emitProgramFunction();
+    emitGlobal();
+    emitWrapper();
+  }
+
+private:
+  llvm::raw_ostream &os;
+  const Program &p;
+  const EmitOptions &opts;
+  std::string m;
+  unsigned depth = 0;
+  unsigned lastLine = 0;
+  /// Loop op id -> carried variable prefix; innermost loop last.
+  std::vector<const Op *> loops;
+
+  void indent() {
+    for (unsigned i = 0; i < depth; ++i)
+      os << "  ";
+  }
+
+  static std::string name(const Value *v) { return "v" + std::to_string(v->id); }
+
+  void lineDirective(const Loc &l) {
+    if (!opts.lineDirectives || !l.valid() || l.line == lastLine)
+      return;
+    lastLine = l.line;
+    os << "#line " << l.line << " \"" << opts.sourceFile << "\"\n";
+  }
+
+  // --- ABI -----------------------------------------------------------------
+
+  void emitArgs() {
+    os << "/// ABI of " << p.name << ": the wrapper's parameters plus the "
+       << "invocation workspace.\n";
+    os << "struct " << m << "_args {\n";
+    for (const Param &par : p.params)
+      os << "  " << emit::cxxType(par.type) << " " << par.name << ";\n";
+    os << "  void *workspace;\n";
+    os << "};\n\n";
+  }
+
+  std::string exprText(unsigned e) {
+    const LaunchExpr &x = p.exprs[e];
+    auto operand = [&](unsigned i) { return "e" + std::to_string(x.operands[i]); };
+    std::string t = scalarCxx(x.type);
+    switch (x.kind) {
+    case LaunchExpr::Kind::Const:
+      if (x.type == ScalarKind::Bool)
+        return x.value ? "true" : "false";
+      return "static_cast<" + t + ">(INT64_C(" + std::to_string(x.value) + "))";
+    case LaunchExpr::Kind::Param:
+      return "a." + p.params[x.param].name;
+    case LaunchExpr::Kind::Extent:
+      return "a." + p.params[x.param].name + ".extent(" + std::to_string(x.dim) +
+             ")";
+    case LaunchExpr::Kind::Stride:
+      return "a." + p.params[x.param].name + ".stride(" + std::to_string(x.dim) +
+             ")";
+    case LaunchExpr::Kind::Cast:
+      return "static_cast<" + t + ">(" + operand(0) + ")";
+    case LaunchExpr::Kind::Add:
+      return operand(0) + " + " + operand(1);
+    case LaunchExpr::Kind::Sub:
+      return operand(0) + " - " + operand(1);
+    case LaunchExpr::Kind::Mul:
+      return operand(0) + " * " + operand(1);
+    case LaunchExpr::Kind::Div:
+      return operand(0) + " / " + operand(1);
+    case LaunchExpr::Kind::Rem:
+      return operand(0) + " % " + operand(1);
+    case LaunchExpr::Kind::Min:
+      return operand(0) + " < " + operand(1) + " ? " + operand(0) + " : " +
+             operand(1);
+    case LaunchExpr::Kind::Max:
+      return operand(0) + " > " + operand(1) + " ? " + operand(0) + " : " +
+             operand(1);
+    case LaunchExpr::Kind::Neg:
+      return "-" + operand(0);
+    case LaunchExpr::Kind::Cmp:
+      return operand(0) + " " + cmpOperator(x.pred) + " " + operand(1);
+    case LaunchExpr::Kind::Select:
+      return operand(0) + " ? " + operand(1) + " : " + operand(2);
+    }
+    llvm_unreachable("bad launch expression");
+  }
+
+  /// One evaluator serves the host wrapper (grid size) and the kernel
+  /// (segment dispatch): both bind to the same expressions.
+  void emitLaunchEvaluator() {
+    os << "/// Launch expressions of " << p.name
+       << " (segment lengths, offsets, total).\n";
+    os << "struct " << m << "_launch {\n";
+    for (unsigned e = 0; e < p.exprs.size(); ++e)
+      os << "  " << scalarCxx(p.exprs[e].type) << " e" << e << ";\n";
+    os << "};\n";
+    os << "static INTENT_HD inline " << m << "_launch " << m
+       << "_eval(const " << m << "_args &a) {\n";
+    for (unsigned e = 0; e < p.exprs.size(); ++e)
+      os << "  const " << scalarCxx(p.exprs[e].type) << " e" << e << " = "
+         << exprText(e) << ";\n";
+    os << "  return {";
+    for (unsigned e = 0; e < p.exprs.size(); ++e)
+      os << (e ? ", " : "") << "e" << e;
+    os << "};\n}\n\n";
+  }
+
+  // --- Program body ---------------------------------------------------------
+
+  void emitProgramFunction() {
+    os << "/// One program instance of " << p.name << " (exec scope "
+       << execScopeName(p.scope) << ").\n";
+    os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
+       << "_args &a) {\n";
+    depth = 1;
+    indent();
+    os << "const " << m << "_launch L = " << m << "_eval(a);\n";
+    indent();
+    os << "(void)L;\n";
+    const Block &entry = p.body->block;
+    for (unsigned i = 0; i < entry.args.size(); ++i) {
+      indent();
+      os << "const auto " << name(entry.args[i]) << " = a." << p.params[i].name
+         << ";\n";
+      indent();
+      os << "(void)" << name(entry.args[i]) << ";\n";
+    }
+    emitOps(entry, /*pid=*/"pid");
+    depth = 0;
+    os << "}\n";
+    if (lastLine)
+      os << kLineReset << "\n";
+    lastLine = 0;
+    os << "\n";
+  }
+
+  void emitOps(const Block &b, const std::string &pid) {
+    for (const auto &op : b.ops)
+      emitOp(*op, pid);
+  }
+
+  void declare(const Value *v, const std::string &init) {
+    indent();
+    os << "const " << emit::cxxType(v->type) << " " << name(v) << " = " << init
+       << ";\n";
+  }
+
+  std::string elementRef(const Op &op) {
+    const Value *mem = op.memory();
+    llvm::ArrayRef<Value *> coords = op.coords();
+    std::string s = name(mem) + ".data()[";
+    if (coords.empty())
+      s += "0";
+    for (unsigned d = 0; d < coords.size(); ++d) {
+      if (d)
+        s += " + ";
+      s += name(coords[d]) + " * " + name(mem) + ".stride(" +
+           std::to_string(d) + ")";
+    }
+    return s + "]";
+  }
+
+  /// Binds a region's block arguments to `sources` (carried variables).
+  void bindArgs(const Block &b, llvm::ArrayRef<std::string> sources) {
+    for (unsigned i = 0; i < b.args.size(); ++i)
+      declare(b.args[i], sources[i]);
+  }
+
+  std::string carried(const Op &loop, unsigned k) {
+    return "c" + std::to_string(loop.id) + "_" + std::to_string(k);
+  }
+
+  void assignCarried(const Op &loop, const Op &term) {
+    for (unsigned k = 0; k < term.operands.size(); ++k) {
+      indent();
+      os << carried(loop, k) << " = " << name(term.operands[k]) << ";\n";
+    }
+  }
+
+  void emitRegion(const Region &r, llvm::ArrayRef<std::string> argSources,
+                  const std::string &pid) {
+    indent();
+    os << "{\n";
+    ++depth;
+    bindArgs(r.block, argSources);
+    emitOps(r.block, pid);
+    --depth;
+    indent();
+    os << "}\n";
+  }
+
+  void emitOp(const Op &op, const std::string &pid) {
+    lineDirective(op.loc);
+    switch (op.opcode) {
+    case Opcode::ProgramId:
+      declare(op.result(), pid);
+      return;
+    case Opcode::LaunchValue:
+      declare(op.result(), "L.e" + std::to_string(op.intAttr("expr")));
+      return;
+    case Opcode::Segment: {
+      const Value *id = op.operands[0];
+      const Value *off = op.operands[1];
+      const Value *len = op.operands[2];
+      indent();
+      os << "if (" << name(id) << " >= " << name(off) << " && " << name(id)
+         << " - " << name(off) << " < " << name(len) << ") {  // group "
+         << op.intAttr("group") << "\n";
+      ++depth;
+      bindArgs(op.region(0)->block,
+               {name(id) + " - " + name(off)});
+      emitOps(op.region(0)->block, pid);
+      --depth;
+      indent();
+      os << "}\n";
+      return;
+    }
+    case Opcode::Delinearize: {
+      // Row-major: the last coordinate varies fastest.
+      unsigned r = op.results.size();
+      indent();
+      os << "int64_t rest" << op.id << " = " << name(op.operands[0]) << ";\n";
+      for (unsigned d = r; d-- > 0;) {
+        const Value *n = op.operands[1 + d];
+        if (d == 0) {
+          declare(op.result(d), "rest" + std::to_string(op.id));
+          continue;
+        }
+        declare(op.result(d),
+                "rest" + std::to_string(op.id) + " % " + name(n));
+        indent();
+        os << "rest" << op.id << " /= " << name(n) << ";\n";
+      }
+      return;
+    }
+    case Opcode::Constant: {
+      const Type &t = op.result()->type;
+      const AttrValue *v = op.attr("value");
+      std::string text;
+      if (const auto *b = std::get_if<bool>(v))
+        text = *b ? "true" : "false";
+      else if (const auto *d = std::get_if<double>(v))
+        text = isFloatKind(t.elem) ? floatLiteral(*d, t.elem)
+                                   : "static_cast<" + scalarCxx(t.elem) +
+                                         ">(" + std::to_string(*d) + ")";
+      else if (const auto *i = std::get_if<int64_t>(v))
+        text = t.isBool() ? (*i ? "true" : "false")
+               : isFloatKind(t.elem)
+                   ? floatLiteral(static_cast<double>(*i), t.elem)
+                   : "static_cast<" + scalarCxx(t.elem) + ">(INT64_C(" +
+                         std::to_string(*i) + "))";
+      declare(op.result(), text);
+      return;
+    }
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mul:
+    case Opcode::Div:
+    case Opcode::Rem:
+    case Opcode::BitAnd:
+    case Opcode::BitOr:
+    case Opcode::BitXor:
+    case Opcode::Shl:
+    case Opcode::Shr:
+      // The cast keeps C++'s result type: integer promotions of narrow
+      // operands were made explicit by the front end already.
+      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                               ">(" + name(op.operands[0]) + " " +
+                               binaryOperator(op.opcode) + " " +
+                               name(op.operands[1]) + ")");
+      return;
+    case Opcode::Neg:
+      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                               ">(-" + name(op.operands[0]) + ")");
+      return;
+    case Opcode::BitNot:
+      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                               ">(~" + name(op.operands[0]) + ")");
+      return;
+    case Opcode::Not:
+      declare(op.result(), "!" + name(op.operands[0]));
+      return;
+    case Opcode::Min:
+    case Opcode::Max: {
+      const std::string a = name(op.operands[0]), b = name(op.operands[1]);
+      // std::min(a, b) = (b < a) ? b : a; std::max(a, b) = (a < b) ? b : a.
+      if (op.opcode == Opcode::Min)
+        declare(op.result(), "(" + b + " < " + a + ") ? " + b + " : " + a);
+      else
+        declare(op.result(), "(" + a + " < " + b + ") ? " + b + " : " + a);
+      return;
+    }
+    case Opcode::Cmp:
+      declare(op.result(), name(op.operands[0]) + " " +
+                               cmpOperator(op.strAttr("pred")) + " " +
+                               name(op.operands[1]));
+      return;
+    case Opcode::Select:
+      declare(op.result(), name(op.operands[0]) + " ? " +
+                               name(op.operands[1]) + " : " +
+                               name(op.operands[2]));
+      return;
+    case Opcode::Cast:
+      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                               ">(" + name(op.operands[0]) + ")");
+      return;
+    case Opcode::Math: {
+      std::string call =
+          mathFunction(op.strAttr("fn"), op.operands.empty()
+                                             ? op.result()->type.elem
+                                             : op.operands[0]->type.elem) +
+          "(";
+      for (unsigned i = 0; i < op.operands.size(); ++i)
+        call += (i ? ", " : "") + name(op.operands[i]);
+      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                               ">(" + call + "))");
+      return;
+    }
+    case Opcode::Extent:
+    case Opcode::Stride:
+      declare(op.result(), name(op.operands[0]) +
+                               (op.opcode == Opcode::Extent ? ".extent("
+                                                            : ".stride(") +
+                               std::to_string(op.intAttr("dim")) + ")");
+      return;
+    case Opcode::Alloc:
+      llvm::report_fatal_error("CUDA emitter: buffers are not emitted yet");
+    case Opcode::Load: {
+      std::string ref = elementRef(op);
+      if (const Value *g = op.guard())
+        ref = name(g) + " ? " + ref + " : " +
+              emit::cxxType(op.result()->type) + "{}";
+      declare(op.result(), ref);
+      return;
+    }
+    case Opcode::Store: {
+      indent();
+      if (const Value *g = op.guard())
+        os << "if (" << name(g) << ") ";
+      os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
+      return;
+    }
+    case Opcode::If:
+      emitIf(op, pid);
+      return;
+    case Opcode::Loop:
+      emitLoop(op, pid);
+      return;
+    case Opcode::For: {
+      const Block &body = op.region(0)->block;
+      indent();
+      os << "for (int64_t " << name(body.args[0]) << " = "
+         << name(op.operands[0]) << "; " << name(body.args[0]) << " < "
+         << name(op.operands[1]) << "; ++" << name(body.args[0]) << ") {\n";
+      ++depth;
+      emitOps(body, pid);
+      --depth;
+      indent();
+      os << "}\n";
+      return;
+    }
+    case Opcode::Yield:
+      emitYield(op);
+      return;
+    case Opcode::Condition: {
+      const Op *loop = op.parent->parent->parent;
+      indent();
+      os << "if (!" << name(op.operands[0]) << ") goto exit" << loop->id
+         << ";\n";
+      return;
+    }
+    case Opcode::Break:
+    case Opcode::Continue: {
+      assert(!loops.empty() && "break outside a loop");
+      const Op &loop = *loops.back();
+      assignCarried(loop, op);
+      indent();
+      os << "goto " << (op.opcode == Opcode::Break ? "exit" : "step")
+         << loop.id << ";\n";
+      return;
+    }
+    case Opcode::Return:
+      indent();
+      os << "return;\n";
+      return;
+    }
+  }
+
+  /// Yields: to the enclosing if's results, a loop's carried values, or
+  /// nothing (segment / for bodies).
+  void emitYield(const Op &op) {
+    const Op *parent = op.parent->parent->parent;
+    if (!parent)
+      return;
+    if (parent->opcode == Opcode::If) {
+      for (unsigned k = 0; k < op.operands.size(); ++k) {
+        indent();
+        os << "r" << parent->id << "_" << k << " = " << name(op.operands[k])
+           << ";\n";
+      }
+      return;
+    }
+    if (parent->opcode == Opcode::Loop)
+      assignCarried(*parent, op);
+  }
+
+  void emitIf(const Op &op, const std::string &pid) {
+    for (unsigned k = 0; k < op.results.size(); ++k) {
+      indent();
+      os << emit::cxxType(op.result(k)->type) << " r" << op.id << "_" << k
+         << "{};\n";
+    }
+    indent();
+    os << "if (" << name(op.operands[0]) << ") {\n";
+    ++depth;
+    emitOps(op.region(0)->block, pid);
+    --depth;
+    indent();
+    os << "} else {\n";
+    ++depth;
+    emitOps(op.region(1)->block, pid);
+    --depth;
+    indent();
+    os << "}\n";
+    for (unsigned k = 0; k < op.results.size(); ++k)
+      declare(op.result(k), "r" + std::to_string(op.id) + "_" +
+                                std::to_string(k));
+  }
+
+  void emitLoop(const Op &op, const std::string &pid) {
+    std::vector<std::string> vars;
+    for (unsigned k = 0; k < op.operands.size(); ++k) {
+      vars.push_back(carried(op, k));
+      indent();
+      os << emit::cxxType(op.operands[k]->type) << " " << vars.back() << " = "
+         << name(op.operands[k]) << ";\n";
+    }
+    bool testFirst = op.boolAttr("test_first", true);
+    if (!testFirst) {
+      indent();
+      os << "bool first" << op.id << " = true;\n";
+    }
+    indent();
+    os << "for (;;) {\n";
+    ++depth;
+    if (!testFirst) {
+      indent();
+      os << "if (!first" << op.id << ")\n";
+    }
+    emitRegion(*op.region(0), vars, pid);
+    if (!testFirst) {
+      indent();
+      os << "first" << op.id << " = false;\n";
+    }
+    loops.push_back(&op);
+    emitRegion(*op.region(1), vars, pid);
+    loops.pop_back();
+    os << "step" << op.id << ":;\n";
+    emitRegion(*op.region(2), vars, pid);
+    --depth;
+    indent();
+    os << "}\n";
+    os << "exit" << op.id << ":;\n";
+    for (unsigned k = 0; k < op.results.size(); ++k)
+      declare(op.result(k), vars[k]);
+  }
+
+  // --- Entry points -----------------------------------------------------------
+
+  void emitGlobal() {
+    os << "__global__ void " << m << "_kernel(" << m
+       << "_args a, int64_t total) {\n"
+       << "  const int64_t stride = static_cast<int64_t>(gridDim.x) * "
+          "blockDim.x;\n"
+       << "  for (int64_t pid = static_cast<int64_t>(blockIdx.x) * blockDim.x "
+          "+ threadIdx.x; pid < total; pid += stride)\n"
+       << "    " << m << "_program(pid, a);\n"
+       << "}\n\n";
+  }
+
+  /// Locals of the wrapper are `__intent_*` so they never shadow parameters.
+  void emitWrapper() {
+    os << "void " << emit::launchFunctionName(p, opts) << "("
+       << emit::wrapperParams(p) << ") {\n";
+    os << "  static const intent::rt::kernel_info __intent_info{\""
+       << p.name << "\", \"" << opts.sourceFile << "\", " << p.loc.line
+       << "};\n";
+    os << "  " << m << "_args __intent_args{";
+    for (const Param &par : p.params)
+      os << par.name << ", ";
+    os << "nullptr};\n";
+    os << "  const " << m << "_launch __intent_L = " << m
+       << "_eval(__intent_args);\n";
+    os << "  intent::rt::launch_config __intent_config;\n";
+    os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
+    os << "  __intent_config.block = " << opts.blockSize << ";\n";
+    os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
+       << "__intent_config, __intent_args, " << m << "_kernel);\n";
+    os << "}\n\n";
+  }
+};
+
+} // namespace
+
+std::string intent::emit::cxxType(const phys::Type &t) {
+  switch (t.kind) {
+  case Type::Kind::Scalar:
+    return scalarCxx(t.elem);
+  case Type::Kind::View:
+    return "intent::view<" + std::string(t.constElem ? "const " : "") +
+           scalarCxx(t.elem) + ", " + std::to_string(t.rank) + ">";
+  case Type::Kind::Buffer:
+  case Type::Kind::None:
+    break;
+  }
+  llvm::report_fatal_error(
+      llvm::Twine("CUDA emitter: no C++ spelling for type ") +
+      typeToString(t));
+}
+
+std::string intent::emit::wrapperParams(const phys::Program &p) {
+  std::string s;
+  for (unsigned i = 0; i < p.params.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += cxxType(p.params[i].type) + " " + p.params[i].name;
+  }
+  return s;
+}
+
+std::string intent::emit::symbolName(const phys::Program &p,
+                                    const EmitOptions &opts) {
+  return opts.symbolPrefix + p.mangledName;
+}
+
+std::string intent::emit::launchFunctionName(const phys::Program &p,
+                                            const EmitOptions &opts) {
+  return "__intent_launch_" + symbolName(p, opts);
+}
+
+void intent::emit::emitProgram(llvm::raw_ostream &os, const phys::Program &p,
+                               const EmitOptions &opts) {
+  os << "// ---- kernel " << p.name << " ----\n";
+  ProgramEmitter(os, p, opts).emit();
+}
+
+void intent::emit::emitKernelsFile(
+    llvm::raw_ostream &os, llvm::ArrayRef<const phys::Program *> programs,
+    const EmitOptions &opts) {
+  std::string text;
+  llvm::raw_string_ostream ts(text);
+  ts << "// Generated by the Intent compiler from " << opts.sourceFile
+     << ". Do not edit.\n";
+  ts << "#include <intent/runtime/kernel.hpp>\n";
+  ts << "#include <cmath>\n#include <cstdint>\n\n";
+  for (const phys::Program *p : programs)
+    emitProgram(ts, *p, opts);
+  // After user-attributed code, point the compiler back at this file.
+  llvm::SmallVector<llvm::StringRef, 0> lines;
+  llvm::StringRef(text).split(lines, '\n');
+  for (unsigned i = 0; i < lines.size(); ++i) {
+    if (lines[i] == kLineReset)
+      os << "#line " << i + 2 << " \"" << opts.outputFile << "\"";
+    else
+      os << lines[i];
+    if (i + 1 < lines.size())
+      os << "\n";
+  }
+}

@@ -1,0 +1,67 @@
+//===- CudaEmitter.h - Physical program -> CUDA C++ -------------*- C++ -*-===//
+//
+// Writes a translation unit's `<tu>.kernels.cu` from its physical programs,
+// following the generated-code ABI of docs/runtime.md: per program an
+// argument struct, a `__host__ __device__` launch-expression evaluator shared
+// by the host wrapper (grid size) and the kernel (segment dispatch), the
+// program function for one program id, the `__global__` grid-stride loop, and
+// the host wrapper `__intent_launch_<mangled>` that calls the runtime.
+//
+// Requires: verified physical programs. Guarantees: deterministic text;
+// `#line` directives map statements to the user's source lines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_EMIT_CUDAEMITTER_H
+#define INTENT_EMIT_CUDAEMITTER_H
+
+#include "Physical/IR.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace intent::emit {
+
+struct EmitOptions {
+  /// The user's source file, named in `#line` directives and error messages.
+  std::string sourceFile;
+  /// The file being written, named by `#line` after user-attributed code.
+  std::string outputFile;
+  /// Emit `#line` directives pointing at the user's source.
+  bool lineDirectives = true;
+  /// Prepended to every generated global symbol (derived from the TU name,
+  /// so that kernels of two TUs never clash at link time).
+  std::string symbolPrefix;
+  /// CUDA threads per block for thread-scope programs.
+  int blockSize = 256;
+};
+
+/// The C++ spelling of a physical type (scalars and views).
+std::string cxxType(const phys::Type &t);
+
+/// The parameter list of a program's launch wrapper, e.g.
+/// `intent::view<float, 1> y, float a`.
+std::string wrapperParams(const phys::Program &p);
+
+/// The base of every generated symbol of `p`: `<prefix><mangled>`.
+std::string symbolName(const phys::Program &p, const EmitOptions &opts);
+
+/// The name of the host wrapper of `p`: `__intent_launch_<prefix><mangled>`.
+std::string launchFunctionName(const phys::Program &p,
+                               const EmitOptions &opts);
+
+/// Writes everything one program needs (struct, evaluator, program,
+/// __global__, wrapper).
+void emitProgram(llvm::raw_ostream &os, const phys::Program &p,
+                 const EmitOptions &opts);
+
+/// Writes a whole `<tu>.kernels.cu`.
+void emitKernelsFile(llvm::raw_ostream &os,
+                     llvm::ArrayRef<const phys::Program *> programs,
+                     const EmitOptions &opts);
+
+} // namespace intent::emit
+
+#endif // INTENT_EMIT_CUDAEMITTER_H

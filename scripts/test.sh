@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every Intent test suite (lit, unit, execution) and ends with one line
+# "N passed, M failed" over all of them. Exits non-zero on any failure.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${INTENT_BUILD_DIR:-$root/build}"
+"$root/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+export PATH="/usr/local/cuda/bin:$PATH"
+
+passed=0
+failed=0
+logdir="$build/test-logs"
+mkdir -p "$logdir"
+
+# lit: FileCheck and -verify tests.
+echo "== lit"
+python3 /usr/lib/llvm-19/build/utils/lit/lit.py -q -j"${INTENT_JOBS:-2}" "$build/test/lit" \
+  >"$logdir/lit.log" 2>&1
+cat "$logdir/lit.log"
+p=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$logdir/lit.log" | head -1)
+f=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' "$logdir/lit.log" |
+    awk -F: '{s += $2} END {if (NR) print s}')
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+if [ -z "$p" ] && [ -z "$f" ]; then failed=$((failed + 1)); echo "lit ran nothing"; fi
+
+# GoogleTest unit tests.
+for t in "$build"/test/intent_*_tests; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  echo "== $name"
+  "$t" --gtest_brief=1 >"$logdir/$name.log" 2>&1
+  tail -n 3 "$logdir/$name.log"
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$logdir/$name.log")
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$logdir/$name.log")
+  if [ -z "$p" ] && [ -z "$f" ]; then f=1; cat "$logdir/$name.log"; fi
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+done
+
+# Execution tests: every example and test program, compiled through the
+# plugin, run in CPU mode and compared with the serial reference.
+if [ -x "$root/test/exec/run.sh" ]; then
+  echo "== execution tests"
+  "$root/test/exec/run.sh" "$build" 2>&1 | tee "$logdir/exec.log"
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/exec.log" | tail -1)
+  if [ -n "$line" ]; then
+    passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+  else
+    failed=$((failed + 1))
+  fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
