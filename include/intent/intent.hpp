@@ -45,4 +45,10 @@
 #include "intent/region.hpp"
 #include "intent/view.hpp"
 
+// Host-side arrays come with the runtime (runtime/include); the header alone
+// stays usable without it.
+#if __has_include(<intent/array.hpp>)
+#include <intent/array.hpp>
+#endif
+
 #endif // INTENT_INTENT_HPP

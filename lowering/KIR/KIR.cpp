@@ -5,6 +5,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <map>
+#include <set>
+
 using namespace intent::kir;
 
 //===----------------------------------------------------------------------===//
@@ -301,6 +304,14 @@ Op *Builder::create(Opcode opc, llvm::ArrayRef<Value *> operands,
   return raw;
 }
 
+Value *Builder::addResult(Op *op, Type t) {
+  Value *v = newValue(t);
+  v->def = op;
+  v->resultNo = op->results.size();
+  op->results.push_back(v);
+  return v;
+}
+
 Value *Builder::constInt(int64_t v, Type t) {
   Op *op = create(Opcode::Constant, {}, {t});
   op->setAttr("value", v);
@@ -343,3 +354,132 @@ void intent::kir::walk(const Region &r,
       walk(*sub, fn);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Parameter access inference
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Propagates "which parameters may this view value be derived from" to a
+/// fixed point, then reads the loads and stores.
+class AccessInference {
+public:
+  explicit AccessInference(Kernel &k) : kernel(k) {}
+
+  void run() {
+    unsigned n = kernel.params.size();
+    for (unsigned i = 0; i < n; ++i)
+      if (kernel.param(i)->type.isView())
+        roots[kernel.param(i)].insert(i);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      walk(*kernel.body, [&](const Op &op) { changed |= propagate(op); });
+    }
+    std::vector<bool> reads(n), writes(n);
+    walk(*kernel.body, [&](const Op &op) {
+      if (op.opcode != Opcode::Load && op.opcode != Opcode::Store)
+        return;
+      if (op.operands.empty())
+        return;
+      auto it = roots.find(op.operands[0]);
+      if (it == roots.end())
+        return;
+      for (unsigned p : it->second)
+        (op.opcode == Opcode::Load ? reads : writes)[p] = true;
+    });
+    for (unsigned i = 0; i < n; ++i) {
+      Param &p = kernel.params[i];
+      if (!p.type.isView()) {
+        p.access = Access::None;
+        continue;
+      }
+      p.access = reads[i] && writes[i] ? Access::ReadWrite
+                 : reads[i]            ? Access::Read
+                 : writes[i]           ? Access::Write
+                                       : Access::None;
+    }
+  }
+
+private:
+  Kernel &kernel;
+  std::map<const Value *, std::set<unsigned>> roots;
+
+  bool join(const Value *to, const Value *from) {
+    if (!to || !from || !to->type.isView())
+      return false;
+    auto it = roots.find(from);
+    if (it == roots.end())
+      return false;
+    std::set<unsigned> &dst = roots[to];
+    size_t before = dst.size();
+    dst.insert(it->second.begin(), it->second.end());
+    return dst.size() != before;
+  }
+
+  /// The terminators in `r` (nested in ifs, not in inner loops or parallel
+  /// bodies) that transfer control to the loop owning `r`.
+  static void loopExits(const Region &r, std::vector<const Op *> &out) {
+    for (const auto &op : r.block.ops) {
+      if (op->opcode == Opcode::Break || op->opcode == Opcode::Continue)
+        out.push_back(op.get());
+      if (op->opcode == Opcode::If)
+        for (const auto &sub : op->regions)
+          loopExits(*sub, out);
+    }
+  }
+
+  bool propagate(const Op &op) {
+    bool changed = false;
+    switch (op.opcode) {
+    case Opcode::SubView:
+      if (!op.operands.empty() && !op.results.empty())
+        changed |= join(op.results[0], op.operands[0]);
+      break;
+    case Opcode::If:
+      for (const auto &r : op.regions) {
+        const Op *t = r->block.terminator();
+        if (!t || t->opcode != Opcode::Yield)
+          continue;
+        for (unsigned i = 0; i < t->operands.size() && i < op.results.size();
+             ++i)
+          changed |= join(op.results[i], t->operands[i]);
+      }
+      break;
+    case Opcode::Loop: {
+      // Every carried slot: init, yields of body and step, break/continue.
+      std::vector<const Op *> sources;
+      for (const auto &r : op.regions)
+        if (const Op *t = r->block.terminator())
+          if (t->opcode == Opcode::Yield)
+            sources.push_back(t);
+      if (op.regions.size() > 1)
+        loopExits(*op.regions[1], sources);
+      for (unsigned i = 0; i < op.operands.size(); ++i) {
+        std::vector<const Value *> slot;
+        for (const auto &r : op.regions)
+          if (i < r->block.args.size())
+            slot.push_back(r->block.args[i]);
+        if (i < op.results.size())
+          slot.push_back(op.results[i]);
+        std::vector<const Value *> ins = {op.operands[i]};
+        for (const Op *s : sources)
+          if (i < s->operands.size())
+            ins.push_back(s->operands[i]);
+        for (const Value *to : slot)
+          for (const Value *from : ins)
+            changed |= join(to, from);
+      }
+      break;
+    }
+    default:
+      break;
+    }
+    return changed;
+  }
+};
+
+} // namespace
+
+void intent::kir::inferParamAccess(Kernel &k) { AccessInference(k).run(); }

@@ -183,6 +183,48 @@ enum class Opcode : uint8_t {
   Return,      ///< terminator of the kernel body
 };
 
+// Op reference (the full list with textual forms is docs/kir.md):
+//
+// - `constant {value = V} : T`. Integer constants of unsigned 64-bit types
+//   store the bit pattern in the int64_t attribute.
+// - Arithmetic/bitwise ops take operands of the result type. `div`, `rem` and
+//   `shr` are signed or unsigned (arithmetic or logical shift) per the type;
+//   `shl`/`shr` take the shift amount in the result type too (the front end
+//   casts it). `not` is logical not on bool.
+// - `min`/`max` {nan = "std"}: std::min(a, b) is `b < a ? b : a`, std::max(a,
+//   b) is `a < b ? b : a` (so a NaN in `a` is returned, a NaN in `b` is not).
+// - `cmp {pred = eq|ne|lt|le|gt|ge}`: signedness from the operand type.
+// - `cast`: C++ static_cast between scalar types (to bool: `!= 0`).
+// - `math {fn = NAME}`: NAME is the double-precision C name ("exp", "sqrt",
+//   "pow", "fabs", "fmin", "isnan", ...); operand and result types are those
+//   of the call in the source (`expf(x)` is fn "exp" on f32). fn "abs" on an
+//   integer type is the integer absolute value; "isnan"/"isinf"/"isfinite"/
+//   "signbit" return bool.
+// - `subview` %view, %runtime... {kind = K, ...}: the result is a view over the
+//   same elements. Kinds (operands after the view; attrs):
+//     row       (%i)              rank R-1, fixes coordinate 0 to %i
+//     slice     (%begin, %end)    {dim}: narrows dim to [begin, end)
+//     transpose ()                {dim0, dim1}: swaps two dimensions
+//     reshape   (%e0..%e{R2-1})   {rank}: row-major view with new extents
+//     broadcast (%n)              {dim}: inserts a dimension of extent n,
+//                                 stride 0, at position dim (rank R+1)
+//     expand    (%n)              {dim}: dim (extent 1) gets extent n, stride 0
+// - `if %c`: two regions (then, else) ending in `yield` of the results (or in
+//   `break`/`continue` of an enclosing loop). `a && b`, `a || b` and `c ? x :
+//   y` are `if`s with a result, so the unevaluated side has no effect.
+// - `loop %init... {test_first = B}`: regions cond, body, step, each with one
+//   block arg per carried value. cond ends in `condition %bool`; body ends in
+//   `yield` of the carried values (to step); `break %carried...` anywhere in
+//   the body (also inside nested `if`s) leaves the loop with those values as
+//   the results; `continue %carried...` goes to step; step ends in `yield` of
+//   the next carried values (to cond). test_first is true for for/while,
+//   false for do-while (the body runs before the first cond).
+// - `parallel_for %n0[, %n1[, %n2]]`: one i64 block arg per extent; the body
+//   runs once per point of [0,n0) x [0,n1) x [0,n2), unordered, and ends in
+//   `yield`. A `return` in the C++ body of a parallel_for (or of the kernel)
+//   is expressed structurally: the rest of the body goes into the else branch
+//   of an `if`, so no extra op is needed.
+// - `return`: terminator of the kernel body.
 llvm::StringRef opcodeName(Opcode op);
 bool isTerminator(Opcode op);
 
@@ -305,6 +347,9 @@ public:
   Op *create(Opcode opc, llvm::ArrayRef<Value *> operands,
              llvm::ArrayRef<Type> resultTypes);
   Region *addRegion(Op *op);
+  /// Appends a result of type `t` to `op`. For ops such as `if` whose
+  /// results are only known once their regions have been built.
+  Value *addResult(Op *op, Type t);
 
   Value *constInt(int64_t v, Type t);
   Value *constFloat(double v, Type t);
@@ -330,6 +375,11 @@ bool verifyKernel(const Kernel &k, std::vector<std::string> &errors);
 
 /// Walks every op of a region tree in program order (pre-order).
 void walk(const Region &r, const std::function<void(const Op &)> &fn);
+
+/// Sets Param::access of every view parameter from the loads and stores that
+/// reach it: directly, through sub-views, and through view values carried by
+/// `if` results and `loop` region arguments/results. Scalars get None.
+void inferParamAccess(Kernel &k);
 
 } // namespace intent::kir
 

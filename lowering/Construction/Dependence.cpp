@@ -1,0 +1,198 @@
+//===- Dependence.cpp - Access relations of units over KIR -----------------===//
+
+#include "Construction/Dependence.h"
+
+#include "Construction/ViewRelations.h"
+
+using namespace intent;
+using namespace intent::construct;
+using kir::Op;
+using kir::Opcode;
+using phys::Affine;
+
+namespace {
+
+class Summarizer {
+public:
+  Summarizer(ConstructionState &s, Unit &u) : s(s), u(u) {
+    u.space.rank = u.isParallelFor && u.launchVisible ? u.indices.size() : 0;
+  }
+
+  void run() {
+    auto visit = [&](const Op &op) {
+      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store)
+        summarize(op);
+    };
+    visit(*u.op);
+    for (const auto &r : u.op->regions)
+      kir::walk(*r, visit);
+  }
+
+private:
+  ConstructionState &s;
+  Unit &u;
+
+  int indexOf(const kir::Value *v) const {
+    for (unsigned k = 0; k < u.indices.size(); ++k)
+      if (u.indices[k] == v)
+        return k;
+    return -1;
+  }
+
+  bool definedInUnit(const kir::Value *v) const {
+    const kir::Block *b = v->isBlockArg() ? v->owner : v->def->parent;
+    return b != &s.kernel.body->block;
+  }
+
+  bool invariant(const kir::Value *v) {
+    if (!definedInUnit(v))
+      return s.isReplicable(v);
+    if (v->isBlockArg())
+      return false;
+    const Op &op = *v->def;
+    switch (op.opcode) {
+    case Opcode::Load:
+    case Opcode::If:
+    case Opcode::Loop:
+      return false;
+    default:
+      for (const kir::Value *o : op.operands)
+        if (o->type.isScalar() && !invariant(o))
+          return false;
+      return true;
+    }
+  }
+
+  Affine atom(const std::string &name, bool inv) {
+    u.space.invariant[name] = inv;
+    return Affine::ofAtom(name);
+  }
+
+  Affine affineOf(const kir::Value *v) {
+    int k = indexOf(v);
+    if (k >= 0 && u.space.rank > 0)
+      return Affine::ofAtom(phys::instanceAtom(k));
+    if (!v->isBlockArg()) {
+      const Op &op = *v->def;
+      switch (op.opcode) {
+      case Opcode::Constant:
+        if (v->type.isInteger())
+          return Affine::ofConstant(op.intAttr("value"));
+        break;
+      case Opcode::Add:
+        return affineOf(op.operands[0]).plus(affineOf(op.operands[1]));
+      case Opcode::Sub:
+        return affineOf(op.operands[0]).plus(affineOf(op.operands[1]).scaled(-1));
+      case Opcode::Neg:
+        return affineOf(op.operands[0]).scaled(-1);
+      case Opcode::Mul: {
+        Affine a = affineOf(op.operands[0]), b = affineOf(op.operands[1]);
+        if (a.valid && a.terms.empty())
+          return b.scaled(a.constant);
+        if (b.valid && b.terms.empty())
+          return a.scaled(b.constant);
+        break;
+      }
+      case Opcode::Cast:
+        if (v->type.isInteger() && op.operands[0]->type.isInteger() &&
+            v->type.bitWidth() >= op.operands[0]->type.bitWidth())
+          return affineOf(op.operands[0]);
+        break;
+      default:
+        break;
+      }
+    }
+    return atom("v" + std::to_string(v->id), invariant(v));
+  }
+
+  /// A structural name for a non-affine expression, and its invariance.
+  std::string keyOf(const CExprRef &e, bool &inv) {
+    switch (e->kind) {
+    case CExpr::Kind::Value:
+      inv &= invariant(e->value) && indexOf(e->value) < 0;
+      return "v" + std::to_string(e->value->id);
+    case CExpr::Kind::Const:
+      return std::to_string(e->constant);
+    case CExpr::Kind::Extent:
+      return "ext(" + std::to_string(e->param) + "," + std::to_string(e->dim) + ")";
+    case CExpr::Kind::Stride:
+      return "str(" + std::to_string(e->param) + "," + std::to_string(e->dim) + ")";
+    default: {
+      static const char *names[] = {"", "", "", "", "add", "sub", "mul", "div", "rem"};
+      std::string a = keyOf(e->lhs, inv), b = keyOf(e->rhs, inv);
+      return std::string(names[static_cast<int>(e->kind)]) + "(" + a + "," + b + ")";
+    }
+    }
+  }
+
+  Affine affineOf(const CExprRef &e) {
+    switch (e->kind) {
+    case CExpr::Kind::Value:
+      return affineOf(e->value);
+    case CExpr::Kind::Const:
+      return Affine::ofConstant(e->constant);
+    case CExpr::Kind::Add:
+      return affineOf(e->lhs).plus(affineOf(e->rhs));
+    case CExpr::Kind::Sub:
+      return affineOf(e->lhs).plus(affineOf(e->rhs).scaled(-1));
+    case CExpr::Kind::Mul: {
+      Affine a = affineOf(e->lhs), b = affineOf(e->rhs);
+      if (a.valid && a.terms.empty())
+        return b.scaled(a.constant);
+      if (b.valid && b.terms.empty())
+        return a.scaled(b.constant);
+      break;
+    }
+    default:
+      break;
+    }
+    bool inv = true;
+    std::string key = keyOf(e, inv);
+    return atom(key, inv);
+  }
+
+  void summarize(const Op &op) {
+    ViewChain chain;
+    std::string err;
+    if (!resolveView(op.operands[0], chain, err)) {
+      s.error(op.loc, err);
+      return;
+    }
+    const kir::Param &root = s.kernel.params[chain.rootParam];
+    phys::AccessSummary a;
+    a.root = chain.rootParam;
+    a.rootName = root.name;
+    a.elem = root.type.elem;
+    a.rank = root.type.rank;
+    a.constView = root.type.constElem;
+    a.write = op.opcode == Opcode::Store;
+    a.loc = op.loc;
+    a.kirOp = op.id;
+    unsigned first = a.write ? 2 : 1;
+    std::vector<CExprRef> coords;
+    for (unsigned i = first; i < op.operands.size(); ++i)
+      coords.push_back(CExpr::of(op.operands[i]));
+    for (const CExprRef &c : rootCoords(chain, coords))
+      a.coords.push_back(affineOf(c));
+    u.accesses.push_back(std::move(a));
+  }
+};
+
+} // namespace
+
+void construct::summarizeUnit(ConstructionState &s, Unit &u) {
+  Summarizer(s, u).run();
+}
+
+bool construct::usesResultOf(const Unit &b, const Unit &a) {
+  bool uses = false;
+  auto visit = [&](const Op &op) {
+    for (const kir::Value *v : op.operands)
+      if (v->def == a.op)
+        uses = true;
+  };
+  visit(*b.op);
+  for (const auto &r : b.op->regions)
+    kir::walk(*r, visit);
+  return uses;
+}

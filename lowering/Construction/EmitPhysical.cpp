@@ -1,0 +1,462 @@
+//===- EmitPhysical.cpp - Pass: the physical program body ------------------===//
+
+#include "Construction/EmitPhysical.h"
+
+#include "Construction/LaunchLowering.h"
+#include "Construction/ViewRelations.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <set>
+
+using namespace intent;
+using namespace intent::construct;
+using phys::Opcode;
+
+namespace {
+
+/// KIR opcodes that map to the physical opcode of the same name.
+std::optional<Opcode> sameNameOpcode(kir::Opcode k) {
+  switch (k) {
+  case kir::Opcode::Constant: return Opcode::Constant;
+  case kir::Opcode::Add: return Opcode::Add;
+  case kir::Opcode::Sub: return Opcode::Sub;
+  case kir::Opcode::Mul: return Opcode::Mul;
+  case kir::Opcode::Div: return Opcode::Div;
+  case kir::Opcode::Rem: return Opcode::Rem;
+  case kir::Opcode::Neg: return Opcode::Neg;
+  case kir::Opcode::BitAnd: return Opcode::BitAnd;
+  case kir::Opcode::BitOr: return Opcode::BitOr;
+  case kir::Opcode::BitXor: return Opcode::BitXor;
+  case kir::Opcode::BitNot: return Opcode::BitNot;
+  case kir::Opcode::Shl: return Opcode::Shl;
+  case kir::Opcode::Shr: return Opcode::Shr;
+  case kir::Opcode::Not: return Opcode::Not;
+  case kir::Opcode::Min: return Opcode::Min;
+  case kir::Opcode::Max: return Opcode::Max;
+  case kir::Opcode::Cmp: return Opcode::Cmp;
+  case kir::Opcode::Select: return Opcode::Select;
+  case kir::Opcode::Cast: return Opcode::Cast;
+  case kir::Opcode::Math: return Opcode::Math;
+  case kir::Opcode::Yield: return Opcode::Yield;
+  case kir::Opcode::Condition: return Opcode::Condition;
+  case kir::Opcode::Break: return Opcode::Break;
+  case kir::Opcode::Continue: return Opcode::Continue;
+  default: return std::nullopt;
+  }
+}
+
+phys::AttrValue convertAttr(const kir::AttrValue &v) {
+  return std::visit([](const auto &x) -> phys::AttrValue { return x; }, v);
+}
+
+class Emitter {
+public:
+  explicit Emitter(ConstructionState &s) : s(s), p(*s.program), b(p) {}
+
+  void run() {
+    phys::Block &entry = p.body->block;
+    b.setInsertionBlock(&entry);
+    b.origin = phys::Origin();
+    b.origin.kernel = s.kernel.id;
+    b.loc = s.kernel.loc;
+    pid = b.create(Opcode::ProgramId, {}, {phys::Type::index()})->result();
+    phys::Value *total = b.launchValue(p.total);
+    phys::Value *ok = b.cmp("lt", pid, total);
+    phys::Op *guard = b.create(Opcode::If, {ok}, {});
+    phys::Region *then = b.addRegion(guard);
+    phys::Region *els = b.addRegion(guard);
+    b.setInsertionBlock(&then->block);
+    for (const Group &g : s.groups)
+      emitGroup(g);
+    b.loc = s.kernel.loc;
+    b.origin = guard->origin;
+    b.yield();
+    b.setInsertionBlock(&els->block);
+    b.yield();
+    b.setInsertionBlock(&entry);
+    b.create(Opcode::Return, {}, {});
+    addBuffers();
+    compactLaunchExprs(p);
+  }
+
+private:
+  ConstructionState &s;
+  phys::Program &p;
+  phys::Builder b;
+  phys::Value *pid = nullptr;
+  llvm::DenseMap<const kir::Value *, phys::Value *> map;
+
+  void setOrigin(const kir::Op &op) {
+    b.loc = op.loc;
+    b.origin = phys::Origin();
+    b.origin.kernel = s.kernel.id;
+    b.origin.op = op.id;
+  }
+
+  void emitGroup(const Group &g) {
+    const phys::Segment &seg = p.segments[g.id];
+    b.loc = g.loc;
+    b.origin = seg.covers.front();
+    phys::Value *off = b.launchValue(seg.offset);
+    phys::Value *len = b.launchValue(seg.length);
+    phys::Op *segOp = b.create(Opcode::Segment, {pid, off, len}, {});
+    segOp->setAttr("group", static_cast<int64_t>(g.id));
+    phys::Region *r = b.addRegion(segOp);
+    phys::Value *local = b.addBlockArg(&r->block, phys::Type::index(), "local");
+    phys::Block *saved = b.block;
+    b.setInsertionBlock(&r->block);
+    map.clear();
+    for (unsigned i = 0; i < p.params.size(); ++i)
+      map[s.kernel.param(i)] = p.param(i);
+    if (!g.ordered) {
+      llvm::SmallVector<phys::Value *, 4> ops{local};
+      for (unsigned e : seg.extents)
+        ops.push_back(b.launchValue(e));
+      llvm::SmallVector<phys::Type, 4> types(seg.extents.size(),
+                                             phys::Type::index());
+      phys::Op *dec = b.create(Opcode::Delinearize, ops, types);
+      const Unit &first = s.units[g.units.front()];
+      unsigned k = 0;
+      for (const kir::Op *pf : first.nest)
+        for (unsigned d = 0; d < pf->operands.size(); ++d, ++k) {
+          dec->result(k)->origin.kernel = s.kernel.id;
+          dec->result(k)->origin.op = pf->id;
+          dec->result(k)->origin.arg = d;
+        }
+      for (unsigned u : g.units) {
+        const Unit &unit = s.units[u];
+        for (unsigned i = 0; i < unit.indices.size(); ++i)
+          map[unit.indices[i]] = dec->result(i);
+        if (u == g.units.front())
+          continue;
+        // A fused unit's iterations are decoded by the same coordinates.
+        unsigned j = 0;
+        for (const kir::Op *pf : unit.nest)
+          for (unsigned d = 0; d < pf->operands.size(); ++d, ++j) {
+            phys::Origin o;
+            o.kernel = s.kernel.id;
+            o.op = pf->id;
+            o.arg = d;
+            dec->result(j)->alsoFrom.push_back(o);
+          }
+      }
+    }
+    emitReplicated(g);
+    for (unsigned u : g.units) {
+      if (g.ordered)
+        emitOp(*s.units[u].op);
+      else
+        emitParallelUnit(s.units[u]);
+    }
+    b.yield();
+    b.setInsertionBlock(saved);
+  }
+
+  /// Emits, in KIR order, the replicable top-level ops the group uses.
+  void emitReplicated(const Group &g) {
+    std::set<unsigned> needed;
+    std::vector<const kir::Op *> work;
+    auto need = [&](const kir::Op &op) {
+      auto visit = [&](const kir::Op &o) {
+        for (const kir::Value *v : o.operands)
+          if (!v->isBlockArg() && s.replicable.count(v->def->id) &&
+              needed.insert(v->def->id).second)
+            work.push_back(v->def);
+      };
+      visit(op);
+      for (const auto &r : op.regions)
+        kir::walk(*r, visit);
+    };
+    for (unsigned u : g.units) {
+      if (g.ordered) {
+        need(*s.units[u].op);
+        continue;
+      }
+      for (const kir::Op *op : parallelUnitOps(s.units[u]))
+        need(*op);
+    }
+    while (!work.empty()) {
+      const kir::Op *op = work.back();
+      work.pop_back();
+      need(*op);
+    }
+    for (const auto &op : s.kernel.body->block.ops)
+      if (needed.count(op->id))
+        emitOp(*op);
+  }
+
+  /// The ops a parallel unit runs per instance: the bodies of the flattened
+  /// nest, outermost first.
+  static std::vector<const kir::Op *> parallelUnitOps(const Unit &u) {
+    std::vector<const kir::Op *> ops;
+    for (unsigned l = 0; l < u.nest.size(); ++l) {
+      const kir::Op *inner = l + 1 < u.nest.size() ? u.nest[l + 1] : nullptr;
+      for (const auto &op : u.nest[l]->regions[0]->block.ops) {
+        if (op.get() == inner)
+          break; // pure code after the inner parallel_for is dead
+        if (!kir::isTerminator(op->opcode))
+          ops.push_back(op.get());
+      }
+    }
+    return ops;
+  }
+
+  void emitParallelUnit(const Unit &u) {
+    for (const kir::Op *op : parallelUnitOps(u))
+      emitOp(*op);
+  }
+
+  phys::Value *lookup(const kir::Value *v, kir::Loc loc) {
+    auto it = map.find(v);
+    if (it != map.end())
+      return it->second;
+    s.error(loc, "internal: value %" + std::to_string(v->id) +
+                     " is not available in its execution group");
+    phys::Value *zero = b.constInt(0, phys::Type::fromKIR(v->type));
+    map[v] = zero;
+    return zero;
+  }
+
+  phys::Value *toIndex(phys::Value *v) {
+    if (v->type.isIndex())
+      return v;
+    return b.create(Opcode::Cast, {v}, {phys::Type::index()})->result();
+  }
+
+  phys::Value *emitCExpr(const CExprRef &e, kir::Loc loc) {
+    switch (e->kind) {
+    case CExpr::Kind::Value:
+      return toIndex(lookup(e->value, loc));
+    case CExpr::Kind::Const:
+      return b.constInt(e->constant);
+    case CExpr::Kind::Extent:
+    case CExpr::Kind::Stride: {
+      phys::Op *op = b.create(e->kind == CExpr::Kind::Extent ? Opcode::Extent
+                                                             : Opcode::Stride,
+                              {p.param(e->param)}, {phys::Type::index()});
+      op->setAttr("dim", static_cast<int64_t>(e->dim));
+      return op->result();
+    }
+    default: {
+      phys::Value *l = emitCExpr(e->lhs, loc);
+      phys::Value *r = emitCExpr(e->rhs, loc);
+      Opcode opc = e->kind == CExpr::Kind::Add   ? Opcode::Add
+                   : e->kind == CExpr::Kind::Sub ? Opcode::Sub
+                   : e->kind == CExpr::Kind::Mul ? Opcode::Mul
+                   : e->kind == CExpr::Kind::Div ? Opcode::Div
+                                                 : Opcode::Rem;
+      return b.binary(opc, l, r);
+    }
+    }
+  }
+
+  void bindResults(const kir::Op &k, phys::Op *op) {
+    for (unsigned i = 0; i < k.results.size(); ++i) {
+      map[k.results[i]] = op->result(i);
+      op->result(i)->origin.kernel = s.kernel.id;
+      op->result(i)->origin.value = k.results[i]->id;
+    }
+  }
+
+  llvm::SmallVector<phys::Value *, 4> mapped(llvm::ArrayRef<kir::Value *> vs,
+                                             kir::Loc loc) {
+    llvm::SmallVector<phys::Value *, 4> out;
+    for (const kir::Value *v : vs)
+      out.push_back(lookup(v, loc));
+    return out;
+  }
+
+  llvm::SmallVector<phys::Type, 2> resultTypes(const kir::Op &k) {
+    llvm::SmallVector<phys::Type, 2> ts;
+    for (const kir::Value *r : k.results)
+      ts.push_back(phys::Type::fromKIR(r->type));
+    return ts;
+  }
+
+  /// Emits a region's block into `r` (args mapped to new block args).
+  void emitRegion(const kir::Region &kr, phys::Region *r) {
+    phys::Block *saved = b.block;
+    b.setInsertionBlock(&r->block);
+    for (const kir::Value *a : kr.block.args) {
+      phys::Value *v = b.addBlockArg(&r->block, phys::Type::fromKIR(a->type));
+      v->origin.kernel = s.kernel.id;
+      v->origin.value = a->id;
+      v->origin.region = kr.id;
+      v->origin.arg = a->argNo;
+      map[a] = v;
+    }
+    for (const auto &op : kr.block.ops)
+      emitOp(*op);
+    b.setInsertionBlock(saved);
+  }
+
+  void emitAccess(const kir::Op &k) {
+    ViewChain chain;
+    std::string err;
+    if (!resolveView(k.operands[0], chain, err)) {
+      s.error(k.loc, err);
+      return;
+    }
+    bool isStore = k.opcode == kir::Opcode::Store;
+    unsigned first = isStore ? 2 : 1;
+    std::vector<CExprRef> coords;
+    phys::AccessInfo info;
+    info.bounds = phys::Bounds::Assumed;
+    info.kirOp = k.id;
+    info.kirViewChain = chain.opIds();
+    for (unsigned i = first; i < k.operands.size(); ++i) {
+      coords.push_back(CExpr::of(k.operands[i]));
+      info.kirCoords.push_back(k.operands[i]->id);
+    }
+    llvm::SmallVector<phys::Value *, 4> ops{p.param(chain.rootParam)};
+    if (isStore)
+      ops.push_back(lookup(k.operands[1], k.loc));
+    for (const CExprRef &c : rootCoords(chain, coords))
+      ops.push_back(emitCExpr(c, k.loc));
+    setOrigin(k);
+    phys::Op *op = b.create(isStore ? Opcode::Store : Opcode::Load, ops,
+                            resultTypes(k));
+    op->access = info;
+    bindResults(k, op);
+  }
+
+  void emitOrderedParallelFor(const kir::Op &k) {
+    llvm::SmallVector<phys::Value *, 3> ubs;
+    for (const kir::Value *e : k.operands)
+      ubs.push_back(toIndex(lookup(e, k.loc)));
+    phys::Block *saved = b.block;
+    const kir::Block &body = k.regions[0]->block;
+    for (unsigned d = 0; d < ubs.size(); ++d) {
+      setOrigin(k);
+      b.origin.arg = d;
+      b.origin.region = k.regions[0]->id;
+      phys::Value *zero = b.constInt(0);
+      phys::Op *f = b.create(Opcode::For, {zero, ubs[d]}, {});
+      phys::Region *r = b.addRegion(f);
+      phys::Value *iv = b.addBlockArg(&r->block, phys::Type::index());
+      iv->origin = b.origin;
+      iv->origin.value = body.args[d]->id;
+      map[body.args[d]] = iv;
+      b.setInsertionBlock(&r->block);
+    }
+    for (const auto &op : body.ops)
+      if (!kir::isTerminator(op->opcode))
+        emitOp(*op);
+    // Close the nest: each level's block ends in a yield.
+    for (unsigned d = ubs.size(); d > 0; --d) {
+      b.yield();
+      phys::Op *f = b.block->parent->parent;
+      b.setInsertionBlock(f->parent);
+    }
+    assert(b.block == saved);
+    (void)saved;
+  }
+
+  void emitOp(const kir::Op &k) {
+    setOrigin(k);
+    switch (k.opcode) {
+    case kir::Opcode::SubView:
+    case kir::Opcode::Return:
+      return; // views are composed into accesses
+    case kir::Opcode::Extent:
+    case kir::Opcode::Stride: {
+      ViewChain chain;
+      std::string err;
+      if (!resolveView(k.operands[0], chain, err)) {
+        s.error(k.loc, err);
+        return;
+      }
+      unsigned dim = k.intAttr("dim");
+      CExprRef e = k.opcode == kir::Opcode::Extent
+                       ? viewExtent(chain, chain.ops.size(), dim)
+                       : viewStride(chain, chain.ops.size(), dim);
+      phys::Value *v = emitCExpr(e, k.loc);
+      phys::Type t = phys::Type::fromKIR(k.result()->type);
+      if (v->type != t)
+        v = b.create(Opcode::Cast, {v}, {t})->result();
+      map[k.result()] = v;
+      return;
+    }
+    case kir::Opcode::Load:
+    case kir::Opcode::Store:
+      emitAccess(k);
+      return;
+    case kir::Opcode::ParallelFor:
+      emitOrderedParallelFor(k);
+      return;
+    case kir::Opcode::If:
+    case kir::Opcode::Loop: {
+      bool isIf = k.opcode == kir::Opcode::If;
+      phys::Op *op = b.create(isIf ? Opcode::If : Opcode::Loop,
+                              mapped(k.operands, k.loc), resultTypes(k));
+      if (!isIf)
+        op->setAttr("test_first", k.boolAttr("test_first", true));
+      op->origin.region = k.regions[0]->id;
+      for (const auto &r : k.regions)
+        emitRegion(*r, b.addRegion(op));
+      bindResults(k, op);
+      return;
+    }
+    default:
+      break;
+    }
+    std::optional<Opcode> opc = sameNameOpcode(k.opcode);
+    if (!opc) {
+      s.error(k.loc, "construction does not support KIR op '" +
+                         kir::opcodeName(k.opcode).str() + "' yet");
+      return;
+    }
+    phys::Op *op = b.create(*opc, mapped(k.operands, k.loc), resultTypes(k));
+    for (const kir::NamedAttr &a : k.attrs)
+      op->setAttr(a.name, convertAttr(a.value));
+    bindResults(k, op);
+  }
+
+  void addBuffers() {
+    for (unsigned i = 0; i < p.params.size(); ++i) {
+      const phys::Param &par = p.params[i];
+      if (!par.type.isView())
+        continue;
+      phys::Buffer buf;
+      buf.id = p.buffers.size();
+      buf.name = par.name;
+      buf.scope = phys::BufferScope::ExternalView;
+      buf.elem = par.type.elem;
+      buf.rank = par.type.rank;
+      buf.param = i;
+      buf.init = phys::InitMode::Host;
+      buf.origin = par.origin;
+      std::set<unsigned> readers, writers;
+      bool orderedWriter = false;
+      // Read the accesses back from the emitted segments (replicated loads
+      // of const views included), not from the KIR summaries.
+      for (const auto &op : p.body->block.ops)
+        for (const auto &r : op->regions)
+          for (const auto &seg : r->block.ops) {
+            if (seg->opcode != Opcode::Segment)
+              continue;
+            unsigned g = seg->intAttr("group");
+            phys::walk(*seg->regions[0], [&](const phys::Op &a) {
+              if ((a.opcode != Opcode::Load && a.opcode != Opcode::Store) ||
+                  a.memory() != p.param(i))
+                return;
+              bool w = a.opcode == Opcode::Store;
+              (w ? writers : readers).insert(g);
+              orderedWriter |= w && s.groups[g].ordered;
+            });
+          }
+      buf.readerGroups.assign(readers.begin(), readers.end());
+      buf.writerGroups.assign(writers.begin(), writers.end());
+      if (!writers.empty())
+        buf.ownership = orderedWriter ? phys::Ownership::SingleInstance
+                                      : phys::Ownership::InstanceUnique;
+      p.buffers.push_back(buf);
+    }
+  }
+};
+
+} // namespace
+
+void construct::emitPhysical(ConstructionState &s) { Emitter(s).run(); }

@@ -1,0 +1,216 @@
+//===- Worksets.cpp - Pass: logical worksets from the kernel body ----------===//
+
+#include "Construction/Worksets.h"
+
+#include "Construction/LaunchLowering.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace intent;
+using namespace intent::construct;
+using kir::Op;
+using kir::Opcode;
+
+namespace {
+
+bool isPureOpcode(Opcode opc) {
+  switch (opc) {
+  case Opcode::Constant:
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::Rem:
+  case Opcode::Neg:
+  case Opcode::BitAnd:
+  case Opcode::BitOr:
+  case Opcode::BitXor:
+  case Opcode::BitNot:
+  case Opcode::Shl:
+  case Opcode::Shr:
+  case Opcode::Not:
+  case Opcode::Min:
+  case Opcode::Max:
+  case Opcode::Cmp:
+  case Opcode::Select:
+  case Opcode::Cast:
+  case Opcode::Math:
+  case Opcode::Extent:
+  case Opcode::Stride:
+  case Opcode::SubView:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// True when `view` resolves to a `view<const T>` parameter.
+bool isConstViewAccess(const ConstructionState &s, const kir::Value *view) {
+  ViewChain chain;
+  std::string err;
+  if (!resolveView(view, chain, err))
+    return false;
+  return s.kernel.params[chain.rootParam].type.constElem;
+}
+
+/// Every value used in `op`'s tree but defined outside it.
+void outerUses(const Op &op, llvm::SmallVectorImpl<const kir::Value *> &out) {
+  llvm::DenseSet<const kir::Value *> inside;
+  std::function<void(const Op &)> visit = [&](const Op &o) {
+    for (const kir::Value *v : o.operands)
+      if (!inside.count(v))
+        out.push_back(v);
+    for (const auto &r : o.regions) {
+      for (const kir::Value *a : r->block.args)
+        inside.insert(a);
+      for (const auto &sub : r->block.ops)
+        visit(*sub);
+    }
+    for (const kir::Value *res : o.results)
+      inside.insert(res);
+  };
+  visit(op);
+}
+
+bool isReplicableOp(const ConstructionState &s, const Op &op) {
+  llvm::SmallVector<const kir::Value *, 8> uses;
+  outerUses(op, uses);
+  for (const kir::Value *v : uses)
+    if (!s.isReplicable(v))
+      return false;
+  if (isPureOpcode(op.opcode))
+    return true;
+  if (op.opcode == Opcode::Load)
+    return isConstViewAccess(s, op.operands[0]);
+  if (op.opcode != Opcode::If && op.opcode != Opcode::Loop)
+    return false;
+  bool ok = true;
+  for (const auto &r : op.regions)
+    kir::walk(*r, [&](const Op &o) {
+      if (o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor)
+        ok = false;
+      else if (o.opcode == Opcode::Load && !isConstViewAccess(s, o.operands[0]))
+        ok = false;
+    });
+  return ok;
+}
+
+/// The launch expressions of a parallel_for's extents, or nullopt.
+std::optional<std::vector<unsigned>> domainOf(ConstructionState &s,
+                                              const Op &pf, std::string &why) {
+  std::vector<unsigned> dom;
+  for (const kir::Value *e : pf.operands) {
+    std::optional<unsigned> l = lowerToLaunch(e, s.kernel, *s.program, why);
+    if (!l)
+      return std::nullopt;
+    dom.push_back(*l);
+  }
+  return dom;
+}
+
+/// Tries to flatten the single parallel_for at the top of `outer`'s body.
+const Op *flattenable(ConstructionState &s, const Op &outer,
+                      std::string &why) {
+  const kir::Block &b = outer.regions[0]->block;
+  const Op *inner = nullptr;
+  for (const auto &op : b.ops)
+    if (op->opcode == Opcode::ParallelFor) {
+      if (inner) {
+        why = "the body has several parallel_fors";
+        return nullptr;
+      }
+      inner = op.get();
+    }
+  if (!inner)
+    return nullptr;
+  bool after = false;
+  for (const auto &op : b.ops) {
+    if (op.get() == inner) {
+      after = true;
+      continue;
+    }
+    if (kir::isTerminator(op->opcode))
+      continue;
+    if (hasEffectsOrParallel(*op)) {
+      why = "the enclosing body has effects outside it (op " +
+            std::to_string(op->id) + " at " + locString(op->loc) + ")";
+      return nullptr;
+    }
+    bool reads = op->opcode == Opcode::Load;
+    for (const auto &r : op->regions)
+      kir::walk(*r, [&](const Op &x) { reads |= x.opcode == Opcode::Load; });
+    if (after && reads) {
+      why = "the enclosing body reads memory after it";
+      return nullptr;
+    }
+  }
+  if (!domainOf(s, *inner, why)) {
+    why = "its extent is not launch-visible: " + why;
+    return nullptr;
+  }
+  return inner;
+}
+
+} // namespace
+
+bool construct::hasEffectsOrParallel(const Op &op) {
+  bool found = op.opcode == Opcode::Store || op.opcode == Opcode::ParallelFor;
+  for (const auto &r : op.regions)
+    kir::walk(*r, [&](const Op &o) {
+      found |= o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor;
+    });
+  return found;
+}
+
+void construct::buildWorksets(ConstructionState &s) {
+  for (const auto &opPtr : s.kernel.body->block.ops) {
+    const Op &op = *opPtr;
+    if (op.opcode == Opcode::Return)
+      continue;
+    if (op.opcode != Opcode::ParallelFor && isReplicableOp(s, op)) {
+      s.replicable.insert(op.id);
+      continue;
+    }
+    Unit u;
+    u.id = s.units.size();
+    u.op = &op;
+    u.loc = op.loc;
+    if (op.opcode == Opcode::ParallelFor) {
+      u.isParallelFor = true;
+      u.nest.push_back(&op);
+      std::string why;
+      std::optional<std::vector<unsigned>> dom = domainOf(s, op, why);
+      u.launchVisible = dom.has_value();
+      if (dom)
+        u.domain = *dom;
+      else
+        u.notVisible = why;
+      while (u.launchVisible) {
+        std::string whyNot;
+        const Op *inner = flattenable(s, *u.nest.back(), whyNot);
+        if (!inner) {
+          if (!whyNot.empty()) {
+            const Op *first = nullptr;
+            for (const auto &o : u.nest.back()->regions[0]->block.ops)
+              if (o->opcode == Opcode::ParallelFor && !first)
+                first = o.get();
+            s.remark(first ? first->loc : op.loc,
+                     "nested parallel_for stays an ordered loop inside each "
+                     "instance: " + whyNot);
+          }
+          break;
+        }
+        std::vector<unsigned> innerDom = *domainOf(s, *inner, whyNot);
+        u.domain.insert(u.domain.end(), innerDom.begin(), innerDom.end());
+        u.nest.push_back(inner);
+        s.remark(inner->loc, "nested parallel_for flattened into the instance "
+                             "domain of the parallel_for at " +
+                                 locString(op.loc));
+      }
+      for (const Op *pf : u.nest)
+        for (const kir::Value *a : pf->regions[0]->block.args)
+          u.indices.push_back(a);
+    }
+    s.units.push_back(std::move(u));
+  }
+}

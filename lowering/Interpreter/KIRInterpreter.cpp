@@ -1,0 +1,303 @@
+//===- KIRInterpreter.cpp - Reference semantics straight from KIR ----------===//
+
+#include "Interpreter/KIRInterpreter.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace intent;
+using namespace intent::interp;
+using kir::Op;
+using kir::Opcode;
+
+namespace {
+
+/// A runtime value: a scalar or a view.
+struct RtValue {
+  bool isView = false;
+  Scalar s;
+  View v;
+};
+
+struct Flow {
+  Opcode kind = Opcode::Yield;
+  std::vector<RtValue> values;
+};
+
+class Machine {
+public:
+  Machine(const kir::Kernel &k, int64_t maxOps, KIRRunResult &r)
+      : k(k), maxOps(maxOps), result(r) {}
+
+  void run(const std::vector<Arg> &args) {
+    for (unsigned i = 0; i < args.size(); ++i) {
+      RtValue v;
+      v.isView = args[i].isView;
+      v.v = args[i].view;
+      v.s = args[i].scalar;
+      env[k.param(i)] = v;
+    }
+    Flow f;
+    execBlock(k.body->block, f);
+  }
+
+private:
+  const kir::Kernel &k;
+  int64_t maxOps, executed = 0;
+  KIRRunResult &result;
+  llvm::DenseMap<const kir::Value *, RtValue> env;
+
+  bool fail(const Op &op, const std::string &msg) {
+    result.ok = false;
+    result.error = "op " + std::to_string(op.id) + " (" +
+                   kir::opcodeName(op.opcode).str() + "): " + msg;
+    return false;
+  }
+
+  Scalar sc(const kir::Value *v) { return env[v].s; }
+  void set(const kir::Value *v, Scalar s) {
+    RtValue r;
+    r.s = s;
+    env[v] = r;
+  }
+
+  bool execBlock(const kir::Block &b, Flow &flow) {
+    for (const auto &op : b.ops) {
+      if (++executed > maxOps)
+        return fail(*op, "operation limit exceeded");
+      if (kir::isTerminator(op->opcode)) {
+        flow.kind = op->opcode;
+        flow.values.clear();
+        for (const kir::Value *v : op->operands)
+          flow.values.push_back(env[v]);
+        return true;
+      }
+      if (!execOp(*op, flow))
+        return false;
+      if (flow.kind == Opcode::Break || flow.kind == Opcode::Continue)
+        return true;
+    }
+    return true;
+  }
+
+  bool execRegion(const kir::Region &r, const std::vector<RtValue> &in,
+                  Flow &flow) {
+    for (unsigned i = 0; i < r.block.args.size(); ++i)
+      env[r.block.args[i]] = in[i];
+    flow = Flow();
+    return execBlock(r.block, flow);
+  }
+
+  bool subview(const Op &op) {
+    View base = env[op.operands[0]].v;
+    View r = base;
+    std::string kind = op.strAttr("kind");
+    unsigned size = elemSize(base.elem);
+    auto arg = [&](unsigned i) { return sc(op.operands[i]).i; };
+    if (kind == "row") {
+      r.rank = base.rank - 1;
+      r.data = static_cast<char *>(base.data) + arg(1) * base.strides[0] * size;
+      for (int d = 0; d < r.rank; ++d) {
+        r.extents[d] = base.extents[d + 1];
+        r.strides[d] = base.strides[d + 1];
+      }
+    } else if (kind == "slice") {
+      int d = op.intAttr("dim");
+      r.data = static_cast<char *>(base.data) + arg(1) * base.strides[d] * size;
+      r.extents[d] = arg(2) - arg(1);
+    } else if (kind == "transpose") {
+      int d0 = op.intAttr("dim0"), d1 = op.intAttr("dim1");
+      std::swap(r.extents[d0], r.extents[d1]);
+      std::swap(r.strides[d0], r.strides[d1]);
+    } else if (kind == "broadcast") {
+      int dim = op.intAttr("dim");
+      r.rank = base.rank + 1;
+      for (int d = 0, s = 0; d < r.rank; ++d) {
+        if (d == dim) {
+          r.extents[d] = arg(1);
+          r.strides[d] = 0;
+          continue;
+        }
+        r.extents[d] = base.extents[s];
+        r.strides[d] = base.strides[s++];
+      }
+    } else if (kind == "expand") {
+      int d = op.intAttr("dim");
+      r.extents[d] = arg(1);
+      r.strides[d] = 0;
+    } else if (kind == "reshape") {
+      std::vector<int64_t> ext;
+      for (unsigned i = 1; i < op.operands.size(); ++i)
+        ext.push_back(arg(i));
+      r = View::contiguous(base.data, base.elem, ext);
+    } else {
+      return fail(op, "unknown subview kind '" + kind + "'");
+    }
+    RtValue v;
+    v.isView = true;
+    v.v = r;
+    env[op.result()] = v;
+    return true;
+  }
+
+  bool access(const Op &op) {
+    const View &v = env[op.operands[0]].v;
+    bool isStore = op.opcode == Opcode::Store;
+    int64_t c[8];
+    unsigned first = isStore ? 2 : 1;
+    for (unsigned i = first; i < op.operands.size(); ++i)
+      c[i - first] = sc(op.operands[i]).i;
+    if (!v.inBounds(c))
+      return fail(op, "access out of bounds");
+    unsigned size = elemSize(v.elem);
+    if (!size)
+      return fail(op, "element type not supported by the interpreter");
+    void *addr = static_cast<char *>(v.data) + v.offset(c) * size;
+    if (isStore)
+      storeElem(addr, sc(op.operands[1]));
+    else
+      set(op.result(), loadElem(addr, v.elem));
+    return true;
+  }
+
+  bool parallelFor(const Op &op) {
+    std::vector<int64_t> n;
+    for (const kir::Value *e : op.operands)
+      n.push_back(sc(e).i);
+    int64_t count = 1;
+    for (int64_t x : n)
+      count *= std::max<int64_t>(x, 0);
+    for (int64_t lin = 0; lin < count; ++lin) {
+      std::vector<RtValue> idx(n.size());
+      int64_t rem = lin;
+      for (unsigned d = n.size(); d > 0; --d) {
+        idx[d - 1].s = Scalar::ofInt(kir::ScalarKind::I64, rem % n[d - 1]);
+        rem /= n[d - 1];
+      }
+      Flow f;
+      if (!execRegion(*op.regions[0], idx, f))
+        return false;
+    }
+    return true;
+  }
+
+  bool execOp(const Op &op, Flow &flow) {
+    std::string err;
+    Scalar out;
+    auto operand = [&](unsigned i) { return sc(op.operands[i]); };
+    switch (op.opcode) {
+    case Opcode::Constant: {
+      kir::ScalarKind kind = op.result()->type.elem;
+      const kir::AttrValue *a = op.attr("value");
+      if (const auto *i = std::get_if<int64_t>(a))
+        out = Scalar::ofInt(kind, *i);
+      else if (const auto *d = std::get_if<double>(a))
+        out = Scalar::ofFloat(kind, *d);
+      else if (const auto *b = std::get_if<bool>(a))
+        out = Scalar::ofInt(kind, *b);
+      set(op.result(), out);
+      return true;
+    }
+    case Opcode::Neg:
+    case Opcode::BitNot:
+    case Opcode::Not:
+      if (!evalUnary(kir::opcodeName(op.opcode), operand(0), out, err))
+        return fail(op, err);
+      set(op.result(), out);
+      return true;
+    case Opcode::Cmp:
+      set(op.result(), evalCmp(op.strAttr("pred"), operand(0), operand(1)));
+      return true;
+    case Opcode::Select:
+      env[op.result()] = operand(0).truthy() ? env[op.operands[1]] : env[op.operands[2]];
+      return true;
+    case Opcode::Cast:
+      set(op.result(), evalCast(operand(0), op.result()->type.elem));
+      return true;
+    case Opcode::Math: {
+      std::vector<Scalar> as;
+      for (unsigned i = 0; i < op.operands.size(); ++i)
+        as.push_back(operand(i));
+      if (!evalMath(op.strAttr("fn"), as, op.result()->type.elem, out, err))
+        return fail(op, err);
+      set(op.result(), out);
+      return true;
+    }
+    case Opcode::Extent:
+    case Opcode::Stride: {
+      const View &v = env[op.operands[0]].v;
+      int64_t d = op.intAttr("dim");
+      set(op.result(), Scalar::ofInt(kir::ScalarKind::I64,
+                                     op.opcode == Opcode::Extent ? v.extents[d]
+                                                                 : v.strides[d]));
+      return true;
+    }
+    case Opcode::SubView:
+      return subview(op);
+    case Opcode::Load:
+    case Opcode::Store:
+      return access(op);
+    case Opcode::ParallelFor:
+      return parallelFor(op);
+    case Opcode::If: {
+      Flow inner;
+      if (!execRegion(*op.regions[operand(0).truthy() ? 0 : 1], {}, inner))
+        return false;
+      if (inner.kind == Opcode::Break || inner.kind == Opcode::Continue) {
+        flow = inner;
+        return true;
+      }
+      for (unsigned i = 0; i < op.results.size(); ++i)
+        env[op.results[i]] = inner.values[i];
+      return true;
+    }
+    case Opcode::Loop: {
+      std::vector<RtValue> carried;
+      for (const kir::Value *v : op.operands)
+        carried.push_back(env[v]);
+      bool testFirst = op.boolAttr("test_first", true);
+      for (bool first = true;; first = false) {
+        Flow f;
+        if (testFirst || !first) {
+          if (!execRegion(*op.regions[0], carried, f))
+            return false;
+          if (!f.values[0].s.truthy())
+            break;
+        }
+        if (!execRegion(*op.regions[1], carried, f))
+          return false;
+        if (f.kind == Opcode::Break) {
+          carried = f.values;
+          break;
+        }
+        if (!execRegion(*op.regions[2], f.values, f))
+          return false;
+        carried = f.values;
+      }
+      for (unsigned i = 0; i < op.results.size(); ++i)
+        env[op.results[i]] = carried[i];
+      return true;
+    }
+    default:
+      if (op.operands.size() != 2)
+        return fail(op, "not supported by the KIR interpreter");
+      if (!evalBinary(kir::opcodeName(op.opcode), operand(0), operand(1), out, err))
+        return fail(op, err);
+      set(op.result(), out);
+      return true;
+    }
+  }
+};
+
+} // namespace
+
+KIRRunResult interp::runKernel(const kir::Kernel &k, const std::vector<Arg> &args,
+                               int64_t maxOps) {
+  KIRRunResult r;
+  if (args.size() != k.params.size()) {
+    r.ok = false;
+    r.error = "expected " + std::to_string(k.params.size()) + " arguments";
+    return r;
+  }
+  Machine(k, maxOps, r).run(args);
+  return r;
+}

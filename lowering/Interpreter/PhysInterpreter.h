@@ -1,0 +1,54 @@
+//===- PhysInterpreter.h - Executes a physical program on the host -*- C++ -*-===//
+//
+// Runs a physical program from the physical IR alone (no KIR, no side
+// records) over real host memory: the grid is `total` rounded up to a block
+// size (so the round-up guard is exercised), every program id runs the body
+// once, in a chosen order (forward, reverse or shuffled: a legal program
+// gives the same result in every order). Optionally detects races: two
+// different programs touching one element with at least one write.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_INTERPRETER_PHYSINTERPRETER_H
+#define INTENT_INTERPRETER_PHYSINTERPRETER_H
+
+#include "Interpreter/Values.h"
+#include "Physical/IR.h"
+
+#include <optional>
+
+namespace intent::interp {
+
+struct PhysRunOptions {
+  enum class Order { Forward, Reverse, Shuffled };
+  Order order = Order::Forward;
+  uint64_t seed = 1;
+  /// Programs per block; the grid is total rounded up to a multiple.
+  int64_t blockSize = 32;
+  bool detectRaces = true;
+  /// Check assumed-in-bounds accesses (the author's contract).
+  bool checkBounds = true;
+  /// Upper bound on executed ops (guards against non-terminating loops).
+  int64_t maxOps = 200000000;
+};
+
+struct PhysRunResult {
+  bool ok = true;
+  std::string error;
+  int64_t total = 0;    ///< sum of segment lengths
+  int64_t programs = 0; ///< grid size after round-up
+  std::vector<int64_t> segmentLengths;
+};
+
+/// Evaluates launch expression `e` for the given arguments (what the host
+/// wrapper does before the launch).
+std::optional<Scalar> evalLaunchExpr(const phys::Program &p, unsigned e,
+                                     const std::vector<Arg> &args,
+                                     std::string &error);
+
+PhysRunResult runProgram(const phys::Program &p, const std::vector<Arg> &args,
+                         const PhysRunOptions &opts = {});
+
+} // namespace intent::interp
+
+#endif // INTENT_INTERPRETER_PHYSINTERPRETER_H

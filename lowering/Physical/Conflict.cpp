@@ -1,0 +1,188 @@
+//===- Conflict.cpp - Cross-instance conflict rules for accesses -----------===//
+
+#include "Physical/Conflict.h"
+
+#include <cstdlib>
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+
+Affine Affine::ofConstant(int64_t c) {
+  Affine a;
+  a.valid = true;
+  a.constant = c;
+  return a;
+}
+
+Affine Affine::ofAtom(const std::string &atom) {
+  Affine a;
+  a.valid = true;
+  a.terms[atom] = 1;
+  return a;
+}
+
+Affine Affine::plus(const Affine &o) const {
+  if (!valid || !o.valid)
+    return invalid();
+  Affine r = *this;
+  r.constant += o.constant;
+  for (const auto &[atom, c] : o.terms) {
+    int64_t &slot = r.terms[atom];
+    slot += c;
+    if (slot == 0)
+      r.terms.erase(atom);
+  }
+  return r;
+}
+
+Affine Affine::scaled(int64_t k) const {
+  if (!valid)
+    return invalid();
+  if (k == 0)
+    return ofConstant(0);
+  Affine r = *this;
+  r.constant *= k;
+  for (auto &[atom, c] : r.terms)
+    c *= k;
+  return r;
+}
+
+std::string Affine::str() const {
+  if (!valid)
+    return "?";
+  std::string s;
+  for (const auto &[atom, c] : terms) {
+    if (!s.empty())
+      s += c < 0 ? " - " : " + ";
+    else if (c < 0)
+      s += "-";
+    if (std::llabs(c) != 1)
+      s += std::to_string(std::llabs(c)) + "*";
+    s += atom;
+  }
+  if (constant != 0 || s.empty()) {
+    if (s.empty())
+      s = std::to_string(constant);
+    else
+      s += (constant < 0 ? " - " : " + ") + std::to_string(std::llabs(constant));
+  }
+  return s;
+}
+
+std::string intent::phys::instanceAtom(unsigned dim) {
+  return "i" + std::to_string(dim);
+}
+
+int InstanceSpace::instanceDim(const std::string &atom) {
+  if (atom.size() < 2 || atom[0] != 'i')
+    return -1;
+  for (size_t i = 1; i < atom.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(atom[i])))
+      return -1;
+  return std::atoi(atom.c_str() + 1);
+}
+
+bool InstanceSpace::isInvariant(const std::string &atom) const {
+  auto it = invariant.find(atom);
+  return it != invariant.end() && it->second;
+}
+
+std::string AccessSummary::describe() const {
+  std::string s = (write ? "write to " : "read of ") + rootName + "(";
+  for (unsigned i = 0; i < coords.size(); ++i)
+    s += (i ? ", " : "") + coords[i].str();
+  s += ")";
+  if (loc.valid())
+    s += " at " + std::to_string(loc.line) + ":" + std::to_string(loc.col);
+  return s;
+}
+
+bool intent::phys::mayAlias(const AccessSummary &a, const AccessSummary &b) {
+  if (a.root < 0 || b.root < 0)
+    return false; // private buffers are never shared between instances
+  if (a.root == b.root)
+    return true;
+  if (a.constView || b.constView)
+    return false;
+  if (a.rootWritten && b.rootWritten)
+    return false;
+  return a.elem == b.elem && a.rank == b.rank;
+}
+
+bool intent::phys::separatedAcrossInstances(const AccessSummary &a,
+                                            const AccessSummary &b,
+                                            const InstanceSpace &space) {
+  if (space.rank == 0)
+    return true;
+  if (a.coords.size() != b.coords.size())
+    return false;
+  // Every instance coordinate p must be pinned by some root coordinate d on
+  // which both accesses agree, as c*p + (instance-invariant terms): two
+  // different instances then differ in some p, hence in coordinate d.
+  for (unsigned p = 0; p < space.rank; ++p) {
+    std::string atom = instanceAtom(p);
+    bool pinned = false;
+    for (unsigned d = 0; d < a.coords.size() && !pinned; ++d) {
+      const Affine &x = a.coords[d], &y = b.coords[d];
+      if (!x.valid || !(x == y) || !x.terms.count(atom))
+        continue;
+      bool onlyInvariant = true;
+      for (const auto &[other, c] : x.terms) {
+        if (other == atom)
+          continue;
+        if (InstanceSpace::instanceDim(other) >= 0 || !space.isInvariant(other))
+          onlyInvariant = false;
+      }
+      pinned = onlyInvariant;
+    }
+    if (!pinned)
+      return false;
+  }
+  return true;
+}
+
+std::string
+intent::phys::findCrossInstanceConflict(const std::vector<AccessSummary> &acc,
+                                        const InstanceSpace &space) {
+  for (unsigned i = 0; i < acc.size(); ++i) {
+    if (!acc[i].write)
+      continue;
+    for (unsigned j = 0; j < acc.size(); ++j) {
+      if (acc[j].write && j < i)
+        continue; // write pairs are checked once
+      if (!mayAlias(acc[i], acc[j]))
+        continue;
+      if (separatedAcrossInstances(acc[i], acc[j], space))
+        continue;
+      if (i == j)
+        return acc[i].describe() +
+               " is not provably unique per instance";
+      return acc[i].describe() + " may conflict with " + acc[j].describe() +
+             " of another instance";
+    }
+  }
+  return "";
+}
+
+std::string
+intent::phys::findAnyConflict(const std::vector<AccessSummary> &a,
+                              const std::vector<AccessSummary> &b) {
+  for (const AccessSummary &x : a)
+    for (const AccessSummary &y : b)
+      if ((x.write || y.write) && mayAlias(x, y))
+        return x.describe() + " and " + y.describe();
+  return "";
+}
+
+void intent::phys::markWrittenRoots(
+    const std::vector<std::vector<AccessSummary> *> &all) {
+  std::set<int> written;
+  for (const auto *v : all)
+    for (const AccessSummary &a : *v)
+      if (a.write)
+        written.insert(a.root);
+  for (auto *v : all)
+    for (AccessSummary &a : *v)
+      a.rootWritten = written.count(a.root) != 0;
+}

@@ -1,0 +1,516 @@
+//===- IR.cpp - Physical IR types, ops, program and builder ----------------===//
+
+#include "Physical/IR.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace intent;
+using namespace intent::phys;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type Type::fromKIR(const kir::Type &t) {
+  switch (t.kind) {
+  case kir::Type::Kind::None:
+    return none();
+  case kir::Type::Kind::Scalar:
+    return scalar(t.elem);
+  case kir::Type::Kind::View:
+    return view(t.elem, t.rank, t.constElem);
+  }
+  llvm_unreachable("bad KIR type");
+}
+
+bool Type::isInteger() const {
+  return isScalar() && kir::Type::scalar(elem).isInteger();
+}
+
+bool Type::isFloat() const {
+  return isScalar() && kir::Type::scalar(elem).isFloat();
+}
+
+void intent::phys::printType(llvm::raw_ostream &os, const Type &t) {
+  switch (t.kind) {
+  case Type::Kind::None:
+    os << "none";
+    return;
+  case Type::Kind::Scalar:
+    os << kir::scalarKindName(t.elem);
+    return;
+  case Type::Kind::View:
+    os << "view<" << (t.constElem ? "const " : "") << kir::scalarKindName(t.elem)
+       << ", " << t.rank << ">";
+    return;
+  case Type::Kind::Buffer:
+    os << "buffer<" << kir::scalarKindName(t.elem) << ", " << t.size << ">";
+    return;
+  }
+}
+
+std::string intent::phys::typeToString(const Type &t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printType(os, t);
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+llvm::StringRef intent::phys::execScopeName(ExecScope s) {
+  switch (s) {
+  case ExecScope::Thread:
+    return "thread";
+  case ExecScope::Warp:
+    return "warp";
+  case ExecScope::Warpgroup:
+    return "warpgroup";
+  case ExecScope::CTA:
+    return "cta";
+  }
+  llvm_unreachable("bad exec scope");
+}
+
+llvm::StringRef intent::phys::launchExprKindName(LaunchExpr::Kind k) {
+  using K = LaunchExpr::Kind;
+  switch (k) {
+  case K::Const:
+    return "const";
+  case K::Param:
+    return "param";
+  case K::Extent:
+    return "extent";
+  case K::Stride:
+    return "stride";
+  case K::Cast:
+    return "cast";
+  case K::Add:
+    return "add";
+  case K::Sub:
+    return "sub";
+  case K::Mul:
+    return "mul";
+  case K::Div:
+    return "div";
+  case K::Rem:
+    return "rem";
+  case K::Min:
+    return "min";
+  case K::Max:
+    return "max";
+  case K::Neg:
+    return "neg";
+  case K::Cmp:
+    return "cmp";
+  case K::Select:
+    return "select";
+  }
+  llvm_unreachable("bad launch expr kind");
+}
+
+llvm::StringRef intent::phys::bufferScopeName(BufferScope s) {
+  switch (s) {
+  case BufferScope::ProgramPrivate:
+    return "program_private";
+  case BufferScope::IterationPrivate:
+    return "iteration_private";
+  case BufferScope::InvocationWorkspace:
+    return "invocation_workspace";
+  case BufferScope::ExternalView:
+    return "external_view";
+  }
+  llvm_unreachable("bad buffer scope");
+}
+
+llvm::StringRef intent::phys::initModeName(InitMode m) {
+  switch (m) {
+  case InitMode::Host:
+    return "host";
+  case InitMode::Value:
+    return "value";
+  case InitMode::FirstWrite:
+    return "first_write";
+  }
+  llvm_unreachable("bad init mode");
+}
+
+llvm::StringRef intent::phys::ownershipName(Ownership o) {
+  switch (o) {
+  case Ownership::None:
+    return "none";
+  case Ownership::InstanceUnique:
+    return "instance_unique";
+  case Ownership::SingleInstance:
+    return "single_instance";
+  case Ownership::Private:
+    return "private";
+  }
+  llvm_unreachable("bad ownership");
+}
+
+llvm::StringRef intent::phys::boundsName(Bounds b) {
+  switch (b) {
+  case Bounds::Unknown:
+    return "unknown";
+  case Bounds::Assumed:
+    return "assumed";
+  case Bounds::Guarded:
+    return "guarded";
+  }
+  llvm_unreachable("bad bounds");
+}
+
+llvm::StringRef intent::phys::opcodeName(Opcode op) {
+  switch (op) {
+  case Opcode::ProgramId:
+    return "program_id";
+  case Opcode::LaunchValue:
+    return "launch_value";
+  case Opcode::Segment:
+    return "segment";
+  case Opcode::Delinearize:
+    return "delinearize";
+  case Opcode::Constant:
+    return "constant";
+  case Opcode::Add:
+    return "add";
+  case Opcode::Sub:
+    return "sub";
+  case Opcode::Mul:
+    return "mul";
+  case Opcode::Div:
+    return "div";
+  case Opcode::Rem:
+    return "rem";
+  case Opcode::Neg:
+    return "neg";
+  case Opcode::BitAnd:
+    return "bitand";
+  case Opcode::BitOr:
+    return "bitor";
+  case Opcode::BitXor:
+    return "bitxor";
+  case Opcode::BitNot:
+    return "bitnot";
+  case Opcode::Shl:
+    return "shl";
+  case Opcode::Shr:
+    return "shr";
+  case Opcode::Not:
+    return "not";
+  case Opcode::Min:
+    return "min";
+  case Opcode::Max:
+    return "max";
+  case Opcode::Cmp:
+    return "cmp";
+  case Opcode::Select:
+    return "select";
+  case Opcode::Cast:
+    return "cast";
+  case Opcode::Math:
+    return "math";
+  case Opcode::Extent:
+    return "extent";
+  case Opcode::Stride:
+    return "stride";
+  case Opcode::Alloc:
+    return "alloc";
+  case Opcode::Load:
+    return "load";
+  case Opcode::Store:
+    return "store";
+  case Opcode::If:
+    return "if";
+  case Opcode::Loop:
+    return "loop";
+  case Opcode::For:
+    return "for";
+  case Opcode::Yield:
+    return "yield";
+  case Opcode::Condition:
+    return "condition";
+  case Opcode::Break:
+    return "break";
+  case Opcode::Continue:
+    return "continue";
+  case Opcode::Return:
+    return "return";
+  }
+  llvm_unreachable("bad opcode");
+}
+
+bool intent::phys::isTerminator(Opcode op) {
+  switch (op) {
+  case Opcode::Yield:
+  case Opcode::Condition:
+  case Opcode::Break:
+  case Opcode::Continue:
+  case Opcode::Return:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool intent::phys::isPure(Opcode op) {
+  switch (op) {
+  case Opcode::ProgramId:
+  case Opcode::LaunchValue:
+  case Opcode::Delinearize:
+  case Opcode::Constant:
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::Rem:
+  case Opcode::Neg:
+  case Opcode::BitAnd:
+  case Opcode::BitOr:
+  case Opcode::BitXor:
+  case Opcode::BitNot:
+  case Opcode::Shl:
+  case Opcode::Shr:
+  case Opcode::Not:
+  case Opcode::Min:
+  case Opcode::Max:
+  case Opcode::Cmp:
+  case Opcode::Select:
+  case Opcode::Cast:
+  case Opcode::Math:
+  case Opcode::Extent:
+  case Opcode::Stride:
+    return true;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+Op *Op::parentOp() const {
+  if (!parent || !parent->parent)
+    return nullptr;
+  return parent->parent->parent;
+}
+
+const AttrValue *Op::attr(llvm::StringRef name) const {
+  for (const NamedAttr &a : attrs)
+    if (a.name == name)
+      return &a.value;
+  return nullptr;
+}
+
+int64_t Op::intAttr(llvm::StringRef name, int64_t dflt) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *i = std::get_if<int64_t>(v))
+      return *i;
+  return dflt;
+}
+
+bool Op::boolAttr(llvm::StringRef name, bool dflt) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *b = std::get_if<bool>(v))
+      return *b;
+  return dflt;
+}
+
+std::string Op::strAttr(llvm::StringRef name) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *s = std::get_if<std::string>(v))
+      return *s;
+  return "";
+}
+
+void Op::setAttr(llvm::StringRef name, AttrValue v) {
+  for (NamedAttr &a : attrs)
+    if (a.name == name) {
+      a.value = std::move(v);
+      return;
+    }
+  attrs.push_back({name.str(), std::move(v)});
+}
+
+llvm::ArrayRef<Value *> Op::coords() const {
+  unsigned first = opcode == Opcode::Store ? 2 : 1;
+  unsigned end = operands.size() - (access.hasGuard ? 1 : 0);
+  if (end < first)
+    return {};
+  return llvm::ArrayRef<Value *>(operands).slice(first, end - first);
+}
+
+//===----------------------------------------------------------------------===//
+// Program
+//===----------------------------------------------------------------------===//
+
+Program::Program() : body(std::make_unique<Region>()) {}
+
+unsigned Program::addExpr(const LaunchExpr &e) {
+  for (unsigned i = 0; i < exprs.size(); ++i)
+    if (exprs[i] == e)
+      return i;
+  exprs.push_back(e);
+  return exprs.size() - 1;
+}
+
+unsigned Program::constExpr(int64_t v) {
+  LaunchExpr e;
+  e.kind = LaunchExpr::Kind::Const;
+  e.value = v;
+  return addExpr(e);
+}
+
+unsigned Program::binaryExpr(LaunchExpr::Kind k, unsigned a, unsigned b) {
+  LaunchExpr e;
+  e.kind = k;
+  e.type = exprs[a].type;
+  e.operands = {a, b};
+  if (k == LaunchExpr::Kind::Cmp)
+    e.type = ScalarKind::Bool;
+  return addExpr(e);
+}
+
+std::string Program::exprToString(unsigned idx) const {
+  using K = LaunchExpr::Kind;
+  if (idx >= exprs.size())
+    return "<bad expr e" + std::to_string(idx) + ">";
+  const LaunchExpr &e = exprs[idx];
+  auto sub = [&](unsigned i) { return exprToString(e.operands[i]); };
+  auto paramName = [&]() -> std::string {
+    if (e.param < params.size() && !params[e.param].name.empty())
+      return params[e.param].name;
+    return "arg" + std::to_string(e.param);
+  };
+  switch (e.kind) {
+  case K::Const:
+    return std::to_string(e.value);
+  case K::Param:
+    return paramName();
+  case K::Extent:
+    return paramName() + ".extent(" + std::to_string(e.dim) + ")";
+  case K::Stride:
+    return paramName() + ".stride(" + std::to_string(e.dim) + ")";
+  case K::Cast:
+    return "(" + kir::scalarKindName(e.type).str() + ")" + sub(0);
+  case K::Add:
+    return "(" + sub(0) + " + " + sub(1) + ")";
+  case K::Sub:
+    return "(" + sub(0) + " - " + sub(1) + ")";
+  case K::Mul:
+    return "(" + sub(0) + " * " + sub(1) + ")";
+  case K::Div:
+    return "(" + sub(0) + " / " + sub(1) + ")";
+  case K::Rem:
+    return "(" + sub(0) + " % " + sub(1) + ")";
+  case K::Min:
+    return "min(" + sub(0) + ", " + sub(1) + ")";
+  case K::Max:
+    return "max(" + sub(0) + ", " + sub(1) + ")";
+  case K::Neg:
+    return "-" + sub(0);
+  case K::Cmp:
+    return "(" + sub(0) + " " + e.pred + " " + sub(1) + ")";
+  case K::Select:
+    return "(" + sub(0) + " ? " + sub(1) + " : " + sub(2) + ")";
+  }
+  llvm_unreachable("bad launch expr");
+}
+
+//===----------------------------------------------------------------------===//
+// Builder
+//===----------------------------------------------------------------------===//
+
+Value *Builder::newValue(Type t) {
+  auto v = std::make_unique<Value>();
+  v->id = program.nextValueId++;
+  v->type = t;
+  Value *raw = v.get();
+  program.values.push_back(std::move(v));
+  return raw;
+}
+
+Value *Builder::addBlockArg(Block *b, Type t, llvm::StringRef name) {
+  Value *v = newValue(t);
+  v->name = name.str();
+  v->owner = b;
+  v->argNo = b->args.size();
+  b->args.push_back(v);
+  return v;
+}
+
+Op *Builder::create(Opcode opc, llvm::ArrayRef<Value *> operands,
+                    llvm::ArrayRef<Type> resultTypes) {
+  assert(block && "no insertion block");
+  auto op = std::make_unique<Op>(opc);
+  op->id = program.nextOpId++;
+  op->loc = loc;
+  op->origin = origin;
+  op->parent = block;
+  op->operands.assign(operands.begin(), operands.end());
+  for (unsigned i = 0; i < resultTypes.size(); ++i) {
+    Value *v = newValue(resultTypes[i]);
+    v->def = op.get();
+    v->resultNo = i;
+    op->results.push_back(v);
+  }
+  Op *raw = op.get();
+  block->ops.push_back(std::move(op));
+  return raw;
+}
+
+Region *Builder::addRegion(Op *op) {
+  auto r = std::make_unique<Region>();
+  r->parent = op;
+  Region *raw = r.get();
+  op->regions.push_back(std::move(r));
+  return raw;
+}
+
+Value *Builder::constInt(int64_t v, Type t) {
+  Op *op = create(Opcode::Constant, {}, {t});
+  op->setAttr("value", v);
+  return op->result();
+}
+
+Value *Builder::binary(Opcode opc, Value *a, Value *b) {
+  return create(opc, {a, b}, {a->type})->result();
+}
+
+Value *Builder::cmp(llvm::StringRef pred, Value *a, Value *b) {
+  Op *op = create(Opcode::Cmp, {a, b}, {Type::boolean()});
+  op->setAttr("pred", pred.str());
+  return op->result();
+}
+
+Value *Builder::launchValue(unsigned expr) {
+  Type t = Type::scalar(program.exprs[expr].type);
+  Op *op = create(Opcode::LaunchValue, {}, {t});
+  op->setAttr("expr", static_cast<int64_t>(expr));
+  return op->result();
+}
+
+Op *Builder::yield(llvm::ArrayRef<Value *> vals) {
+  return create(Opcode::Yield, vals, {});
+}
+
+void intent::phys::walk(const Region &r,
+                        const std::function<void(const Op &)> &fn) {
+  for (const auto &op : r.block.ops) {
+    fn(*op);
+    for (const auto &sub : op->regions)
+      walk(*sub, fn);
+  }
+}
+
+void intent::phys::walkMutable(Region &r, const std::function<void(Op &)> &fn) {
+  for (auto &op : r.block.ops) {
+    fn(*op);
+    for (auto &sub : op->regions)
+      walkMutable(*sub, fn);
+  }
+}

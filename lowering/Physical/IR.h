@@ -1,0 +1,455 @@
+//===- IR.h - Physical IR: the GPU program built from KIR -------*- C++ -*-===//
+//
+// The physical IR describes ONE GPU program (one `__global__` per kernel
+// specialization): its ABI parameters, an execution scope per program
+// instance, a table of typed launch expressions, the segmented program space
+// (one segment per execution group), the buffers it touches, and a body in
+// SSA-with-regions form whose ops are close to C++ statements. See
+// docs/physical-ir.md for the full reference (the CUDA emitter is written
+// from that document).
+//
+// The physical program is self-contained: it is interpreted and emitted
+// without KIR. Origin references (KIR KernelID/OpID/ValueID/RegionID) are
+// carried for diagnostics and legality checks only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PHYSICAL_IR_H
+#define INTENT_PHYSICAL_IR_H
+
+#include "KIR/KIR.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace intent::phys {
+
+/// Scalar element kinds are shared with KIR (they are plain C++ types).
+using ScalarKind = kir::ScalarKind;
+using Loc = kir::Loc;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// A physical type: a scalar, an ABI view (a parameter only), or a buffer
+/// handle produced by `alloc`.
+struct Type {
+  enum class Kind : uint8_t { None, Scalar, View, Buffer };
+  Kind kind = Kind::None;
+  ScalarKind elem = ScalarKind::I64;
+  int rank = 0;         ///< views and buffers
+  bool constElem = false; ///< views only
+  int64_t size = 0;     ///< buffers: element count (rank 1)
+
+  static Type none() { return {}; }
+  static Type scalar(ScalarKind k) {
+    Type t;
+    t.kind = Kind::Scalar;
+    t.elem = k;
+    return t;
+  }
+  static Type index() { return scalar(ScalarKind::I64); }
+  static Type boolean() { return scalar(ScalarKind::Bool); }
+  static Type view(ScalarKind elem, int rank, bool constElem) {
+    Type t;
+    t.kind = Kind::View;
+    t.elem = elem;
+    t.rank = rank;
+    t.constElem = constElem;
+    return t;
+  }
+  static Type buffer(ScalarKind elem, int64_t size) {
+    Type t;
+    t.kind = Kind::Buffer;
+    t.elem = elem;
+    t.rank = 1;
+    t.size = size;
+    return t;
+  }
+  /// Converts a KIR type (scalars and views).
+  static Type fromKIR(const kir::Type &t);
+
+  bool isNone() const { return kind == Kind::None; }
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isView() const { return kind == Kind::View; }
+  bool isBuffer() const { return kind == Kind::Buffer; }
+  /// Views and buffers: things a load/store addresses.
+  bool isMemory() const { return isView() || isBuffer(); }
+  bool isBool() const { return isScalar() && elem == ScalarKind::Bool; }
+  bool isInteger() const;
+  bool isFloat() const;
+  bool isIndex() const { return isScalar() && elem == ScalarKind::I64; }
+
+  bool operator==(const Type &o) const {
+    return kind == o.kind && elem == o.elem && rank == o.rank &&
+           constElem == o.constElem && size == o.size;
+  }
+  bool operator!=(const Type &o) const { return !(*this == o); }
+};
+
+void printType(llvm::raw_ostream &os, const Type &t);
+std::string typeToString(const Type &t);
+
+//===----------------------------------------------------------------------===//
+// Origin (diagnostics and legality checks only; never read to execute)
+//===----------------------------------------------------------------------===//
+
+/// A reference to the KIR entity a physical entity came from. -1 = none.
+struct Origin {
+  int kernel = -1;
+  int op = -1;     ///< KIR OpID
+  int value = -1;  ///< KIR ValueID
+  int region = -1; ///< KIR RegionID
+  int arg = -1;    ///< block argument position in `region`
+  bool empty() const { return op < 0 && value < 0 && region < 0; }
+};
+
+//===----------------------------------------------------------------------===//
+// Execution scope, launch expressions, segments, buffers
+//===----------------------------------------------------------------------===//
+
+/// What one program instance is. Only Thread is produced today; the others
+/// are reserved for later passes (cooperative fragments).
+enum class ExecScope : uint8_t { Thread, Warp, Warpgroup, CTA };
+llvm::StringRef execScopeName(ExecScope s);
+
+/// One node of a launch expression: a typed integer expression over ABI
+/// scalar parameters, constexpr values and view extents/strides, evaluated
+/// identically by the host wrapper (to size the grid) and the kernel (to
+/// dispatch). Nodes live in Program::exprs and only refer to earlier nodes.
+struct LaunchExpr {
+  enum class Kind : uint8_t {
+    Const,  ///< `value`
+    Param,  ///< scalar ABI parameter number `param`
+    Extent, ///< extent `dim` of view parameter number `param`
+    Stride, ///< stride `dim` of view parameter number `param`
+    Cast,   ///< operand converted to `type` (C++ static_cast)
+    Add,
+    Sub,
+    Mul,
+    Div, ///< C++ truncating division
+    Rem,
+    Min,
+    Max,
+    Neg,
+    Cmp,    ///< `pred` in eq ne lt le gt ge; result bool
+    Select, ///< (bool, a, b)
+  };
+  Kind kind = Kind::Const;
+  ScalarKind type = ScalarKind::I64;
+  int64_t value = 0;
+  unsigned param = 0;
+  unsigned dim = 0;
+  std::string pred;
+  llvm::SmallVector<unsigned, 3> operands; ///< indices into Program::exprs
+
+  bool operator==(const LaunchExpr &o) const {
+    return kind == o.kind && type == o.type && value == o.value &&
+           param == o.param && dim == o.dim && pred == o.pred &&
+           operands == o.operands;
+  }
+};
+llvm::StringRef launchExprKindName(LaunchExpr::Kind k);
+
+/// One execution group's slice of the program space. Program ids in
+/// [offset, offset + length) run this group; `id - offset` is decoded
+/// row-major into `extents.size()` coordinates. An ordered (single-instance)
+/// segment has no extents and length 1.
+struct Segment {
+  unsigned group = 0;
+  std::vector<unsigned> extents; ///< launch exprs of the instance domain
+  unsigned length = 0;           ///< launch expr: prod_d max(extents[d], 0)
+  unsigned offset = 0;           ///< launch expr: sum of earlier lengths
+  bool ordered = false;          ///< single instance, work traversed inside
+  Loc loc;                       ///< first KIR op of the group
+  std::vector<Origin> covers;    ///< KIR top-level ops of the group
+  std::string reason;            ///< why the group is ordered (if it is)
+};
+
+/// Allocation scope of a logical buffer (seed 000 §5).
+enum class BufferScope : uint8_t {
+  ProgramPrivate,      ///< one copy per program instance
+  IterationPrivate,    ///< one copy per dynamic execution of its region
+  InvocationWorkspace, ///< one per launch, a hidden ABI argument
+  ExternalView,        ///< an ABI view: allocation and contents owned by host
+};
+llvm::StringRef bufferScopeName(BufferScope s);
+
+/// How a buffer's contents are initialised.
+enum class InitMode : uint8_t {
+  Host,       ///< external view: contents provided by the host program
+  Value,      ///< every element set to `initValue` once per allocation
+  FirstWrite, ///< uninitialised: the author's write-before-read obligation
+};
+llvm::StringRef initModeName(InitMode m);
+
+/// Who may write a buffer's elements.
+enum class Ownership : uint8_t {
+  None,           ///< never written
+  InstanceUnique, ///< each element written by at most one instance of its group
+  SingleInstance, ///< written only by single-instance (ordered) groups
+  Private,        ///< owned by the allocating instance / iteration
+};
+llvm::StringRef ownershipName(Ownership o);
+
+/// A logical buffer with its physical obligations.
+struct Buffer {
+  unsigned id = 0;
+  std::string name;
+  BufferScope scope = BufferScope::ExternalView;
+  ScalarKind elem = ScalarKind::F32;
+  int rank = 1;
+  int64_t size = 0;  ///< non-external buffers: element count
+  int param = -1;    ///< external views: ABI parameter number
+  InitMode init = InitMode::Host;
+  double initValue = 0;
+  Ownership ownership = Ownership::None;
+  std::vector<unsigned> readerGroups; ///< groups that load from it
+  std::vector<unsigned> writerGroups; ///< groups that store to it
+  Origin origin;
+};
+
+//===----------------------------------------------------------------------===//
+// SSA: values, ops, blocks, regions
+//===----------------------------------------------------------------------===//
+
+class Op;
+class Block;
+class Region;
+
+/// An SSA value: an op result or a block argument; `id` is unique in the
+/// program.
+class Value {
+public:
+  unsigned id = 0;
+  Type type;
+  Op *def = nullptr;
+  unsigned resultNo = 0;
+  Block *owner = nullptr;
+  unsigned argNo = 0;
+  std::string name; ///< printing hint only
+  Origin origin;    ///< the KIR value it computes, if any
+  /// Further origins: a coordinate shared by fused parallel_fors stands for
+  /// the iteration of each of them.
+  std::vector<Origin> alsoFrom;
+  bool isBlockArg() const { return def == nullptr; }
+};
+
+enum class Opcode : uint8_t {
+  // Program structure.
+  ProgramId,   ///< () -> i64: the global program index
+  LaunchValue, ///< () attr expr -> the value of launch expression `expr`
+  Segment,     ///< (pid, offset, length) attr group; region(local: i64)
+  Delinearize, ///< (local, n0..nr-1) -> r coordinates, row-major
+  // Scalars.
+  Constant, ///< attr value
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Neg,
+  BitAnd,
+  BitOr,
+  BitXor,
+  BitNot,
+  Shl,
+  Shr,
+  Not,
+  Min,
+  Max,
+  Cmp,    ///< attr pred
+  Select, ///< (bool, a, b)
+  Cast,
+  Math, ///< attr fn
+  // Memory.
+  Extent, ///< (view) attr dim -> i64
+  Stride, ///< (view) attr dim -> i64
+  Alloc,  ///< () attr buffer -> buffer handle
+  Load,   ///< (mem, coords..., [guard]) -> element; AccessInfo
+  Store,  ///< (mem, value, coords..., [guard]); AccessInfo
+  // Control.
+  If,   ///< (cond) regions then, else
+  Loop, ///< (init...) regions cond, body, step; attr test_first
+  For,  ///< (lb, ub) region(iv: i64); ordered counted loop, step 1
+  Yield,
+  Condition,
+  Break,
+  Continue,
+  Return,
+};
+llvm::StringRef opcodeName(Opcode op);
+bool isTerminator(Opcode op);
+/// Ops without memory or control effects (safe to recompute).
+bool isPure(Opcode op);
+
+/// How an access is known to stay inside its resource.
+enum class Bounds : uint8_t {
+  Unknown,  ///< invalid in a verified program
+  Assumed,  ///< the author's contract (the header asserts it); canonical
+            ///< assume_in_bounds
+  Guarded,  ///< the access's guard operand implies in-bounds
+};
+llvm::StringRef boundsName(Bounds b);
+
+/// The explicit access relation of a load/store (seed 000 §4.8).
+struct AccessInfo {
+  Bounds bounds = Bounds::Unknown;
+  bool hasGuard = false; ///< last operand is a bool validity predicate
+  /// Active member set of the execution scope performing the access. For
+  /// exec scope thread it is `self`: the single program instance.
+  std::string active = "self";
+  /// Provenance: the KIR load/store op, the KIR values that were its
+  /// coordinates, and the KIR subview ops composed into the coordinates.
+  int kirOp = -1;
+  std::vector<unsigned> kirCoords;
+  std::vector<unsigned> kirViewChain;
+};
+
+using AttrValue = std::variant<int64_t, double, bool, std::string>;
+struct NamedAttr {
+  std::string name;
+  AttrValue value;
+};
+
+class Block {
+public:
+  Region *parent = nullptr;
+  llvm::SmallVector<Value *, 4> args;
+  std::vector<std::unique_ptr<Op>> ops;
+  Op *terminator() const { return ops.empty() ? nullptr : ops.back().get(); }
+};
+
+class Region {
+public:
+  Op *parent = nullptr;
+  Block block;
+  Region() { block.parent = this; }
+};
+
+class Op {
+public:
+  unsigned id = 0;
+  Opcode opcode;
+  Loc loc;
+  Origin origin;
+  Block *parent = nullptr;
+  llvm::SmallVector<Value *, 4> operands;
+  llvm::SmallVector<Value *, 1> results;
+  llvm::SmallVector<std::unique_ptr<Region>, 1> regions;
+  llvm::SmallVector<NamedAttr, 1> attrs;
+  AccessInfo access; ///< Load/Store only
+
+  explicit Op(Opcode opc) : opcode(opc) {}
+  Value *result(unsigned i = 0) const { return results[i]; }
+  Region *region(unsigned i) const { return regions[i].get(); }
+  Op *parentOp() const;
+
+  const AttrValue *attr(llvm::StringRef name) const;
+  int64_t intAttr(llvm::StringRef name, int64_t dflt = 0) const;
+  bool boolAttr(llvm::StringRef name, bool dflt = false) const;
+  std::string strAttr(llvm::StringRef name) const;
+  void setAttr(llvm::StringRef name, AttrValue v);
+
+  /// Load/Store: the addressed view/buffer, the coordinates, the guard.
+  Value *memory() const { return operands[0]; }
+  llvm::ArrayRef<Value *> coords() const;
+  Value *guard() const {
+    return access.hasGuard ? operands.back() : nullptr;
+  }
+  Value *storedValue() const { return operands[1]; }
+};
+
+/// One ABI parameter of the program.
+struct Param {
+  std::string name;
+  Type type;
+  kir::Access access = kir::Access::None;
+  bool isConstexpr = false;
+  Origin origin;
+};
+
+/// A remark for the user (turned into clang remarks by the plugin).
+struct Remark {
+  Loc loc;
+  std::string text;
+};
+
+/// The physical program of one kernel specialization.
+class Program {
+public:
+  std::string name;
+  std::string mangledName;
+  Loc loc;
+  Origin origin; ///< the KIR kernel
+  ExecScope scope = ExecScope::Thread;
+  std::vector<Param> params;
+  std::vector<LaunchExpr> exprs; ///< hash-consed: equal nodes share an index
+  std::vector<Segment> segments; ///< one per group, in group order
+  unsigned total = 0;            ///< launch expr: sum of segment lengths
+  std::vector<Buffer> buffers;
+  /// Entry block: one arg per param (views and scalars); ends in `return`.
+  std::unique_ptr<Region> body;
+
+  Program();
+  Value *param(unsigned i) const { return body->block.args[i]; }
+
+  /// Adds (or finds) a launch expression node and returns its index.
+  unsigned addExpr(const LaunchExpr &e);
+  unsigned constExpr(int64_t v);
+  unsigned binaryExpr(LaunchExpr::Kind k, unsigned a, unsigned b);
+  /// Renders a launch expression as C-like infix text over parameter names.
+  std::string exprToString(unsigned e) const;
+
+  // Id allocation; the program owns its values.
+  unsigned nextValueId = 0;
+  unsigned nextOpId = 0;
+  std::vector<std::unique_ptr<Value>> values;
+};
+
+/// Appends ops to a block, assigning ids in creation order.
+class Builder {
+public:
+  explicit Builder(Program &p) : program(p) {}
+  Program &program;
+  Block *block = nullptr;
+  Loc loc;
+  Origin origin;
+
+  void setInsertionBlock(Block *b) { block = b; }
+  Value *newValue(Type t);
+  Value *addBlockArg(Block *b, Type t, llvm::StringRef name = "");
+  Op *create(Opcode opc, llvm::ArrayRef<Value *> operands,
+             llvm::ArrayRef<Type> resultTypes);
+  Region *addRegion(Op *op);
+
+  Value *constInt(int64_t v, Type t = Type::index());
+  Value *binary(Opcode opc, Value *a, Value *b);
+  Value *cmp(llvm::StringRef pred, Value *a, Value *b);
+  Value *launchValue(unsigned expr);
+  Op *yield(llvm::ArrayRef<Value *> vals = {});
+};
+
+/// Prints the program in its textual form (docs/physical-ir.md).
+void printProgram(llvm::raw_ostream &os, const Program &p,
+                  bool withLocs = true);
+std::string programToString(const Program &p, bool withLocs = true);
+
+/// Walks every op in pre-order.
+void walk(const Region &r, const std::function<void(const Op &)> &fn);
+void walkMutable(Region &r, const std::function<void(Op &)> &fn);
+
+} // namespace intent::phys
+
+#endif // INTENT_PHYSICAL_IR_H

@@ -1,1 +1,0 @@
-//===- Placeholder.cpp - removed once the physical IR lands ---------------===//

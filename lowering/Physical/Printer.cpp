@@ -1,0 +1,312 @@
+//===- Printer.cpp - Physical IR textual form -------------------------------===//
+//
+//   program @saxpy scope(thread) (%0 y: view<f32, 1> rw, ...) loc(3:1) {
+//     launch {
+//       e0 = extent(y, 0) : i64
+//       ...
+//     }
+//     segment 0 (group 0, parallel) extents [e0] length e2 offset e1 loc(4:3)
+//       // length = max(y.extent(0), 0); offset = 0
+//     total e2 // = max(y.extent(0), 0)
+//     buffer 0 y: external_view param 0 f32 init host ownership instance_unique writers [0] readers [0]
+//     body {
+//       %3 = program_id : i64
+//       ...
+//     }
+//   }
+//
+// Op lines follow KIR's layout: `[results =] name operands [{attrs}]
+// [: types] [access] [loc] [origin]`, then one `{ ... }` per region with
+// `^(%id: type, ...):` listing block arguments. Load/store print their
+// coordinates as `%view[%c0, ...]` and their access relation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Physical/IR.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+void printFloat(llvm::raw_ostream &os, double d) {
+  if (std::isnan(d)) {
+    os << "nan";
+    return;
+  }
+  if (std::isinf(d)) {
+    os << (d < 0 ? "-inf" : "inf");
+    return;
+  }
+  char buf[64];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof(buf), "%.*g", prec, d);
+    if (std::strtod(buf, nullptr) == d)
+      break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos)
+    s += ".0";
+  os << s;
+}
+
+void printAttr(llvm::raw_ostream &os, const AttrValue &v) {
+  if (const auto *i = std::get_if<int64_t>(&v))
+    os << *i;
+  else if (const auto *d = std::get_if<double>(&v))
+    printFloat(os, *d);
+  else if (const auto *b = std::get_if<bool>(&v))
+    os << (*b ? "true" : "false");
+  else
+    os << '"' << std::get<std::string>(v) << '"';
+}
+
+void printIdList(llvm::raw_ostream &os, const std::vector<unsigned> &ids,
+                 llvm::StringRef prefix) {
+  os << "[";
+  for (unsigned i = 0; i < ids.size(); ++i)
+    os << (i ? ", " : "") << prefix << ids[i];
+  os << "]";
+}
+
+class Printer {
+public:
+  Printer(llvm::raw_ostream &os, const Program &p, bool withLocs)
+      : os(os), p(p), withLocs(withLocs) {}
+
+  void print() {
+    os << "program @" << p.name;
+    if (!p.mangledName.empty() && p.mangledName != p.name)
+      os << " \"" << p.mangledName << "\"";
+    os << " scope(" << execScopeName(p.scope) << ") (";
+    for (unsigned i = 0; i < p.params.size(); ++i) {
+      const Param &par = p.params[i];
+      os << (i ? ", " : "") << "%" << p.param(i)->id << " " << par.name << ": ";
+      printType(os, par.type);
+      if (par.type.isView())
+        os << " " << accessName(par.access);
+      if (par.isConstexpr)
+        os << " constexpr";
+    }
+    os << ")";
+    printLoc(p.loc);
+    os << " {\n";
+    printLaunch();
+    printBuffers();
+    os << "  body {\n";
+    for (const auto &op : p.body->block.ops)
+      printOp(*op, 2);
+    os << "  }\n}\n";
+  }
+
+private:
+  llvm::raw_ostream &os;
+  const Program &p;
+  bool withLocs;
+
+  static llvm::StringRef accessName(kir::Access a) {
+    switch (a) {
+    case kir::Access::None:
+      return "none";
+    case kir::Access::Read:
+      return "r";
+    case kir::Access::Write:
+      return "w";
+    case kir::Access::ReadWrite:
+      return "rw";
+    }
+    return "?";
+  }
+
+  std::string paramName(unsigned i) const {
+    if (i < p.params.size() && !p.params[i].name.empty())
+      return p.params[i].name;
+    return "arg" + std::to_string(i);
+  }
+
+  void indent(unsigned n) {
+    for (unsigned i = 0; i < n; ++i)
+      os << "  ";
+  }
+
+  void printLoc(const Loc &l) {
+    if (withLocs && l.valid())
+      os << " loc(" << l.line << ":" << l.col << ")";
+  }
+
+  void printLaunch() {
+    using K = LaunchExpr::Kind;
+    os << "  launch {\n";
+    for (unsigned i = 0; i < p.exprs.size(); ++i) {
+      const LaunchExpr &e = p.exprs[i];
+      os << "    e" << i << " = " << launchExprKindName(e.kind);
+      switch (e.kind) {
+      case K::Const:
+        os << " " << e.value;
+        break;
+      case K::Param:
+        os << "(" << paramName(e.param) << ")";
+        break;
+      case K::Extent:
+      case K::Stride:
+        os << "(" << paramName(e.param) << ", " << e.dim << ")";
+        break;
+      case K::Cmp:
+        os << " " << e.pred;
+        [[fallthrough]];
+      default:
+        for (unsigned j = 0; j < e.operands.size(); ++j)
+          os << (j ? ", e" : " e") << e.operands[j];
+        break;
+      }
+      os << " : " << kir::scalarKindName(e.type) << "\n";
+    }
+    os << "  }\n";
+    for (unsigned s = 0; s < p.segments.size(); ++s) {
+      const Segment &seg = p.segments[s];
+      os << "  segment " << s << " (group " << seg.group << ", "
+         << (seg.ordered ? "ordered" : "parallel") << ") extents ";
+      printIdList(os, seg.extents, "e");
+      os << " length e" << seg.length << " offset e" << seg.offset;
+      printLoc(seg.loc);
+      os << "\n    // length = " << p.exprToString(seg.length)
+         << "; offset = " << p.exprToString(seg.offset) << "\n";
+      if (!seg.reason.empty())
+        os << "    // ordered: " << seg.reason << "\n";
+    }
+    os << "  total e" << p.total << " // = " << p.exprToString(p.total)
+       << "\n";
+  }
+
+  void printBuffers() {
+    for (const Buffer &b : p.buffers) {
+      os << "  buffer " << b.id << " " << b.name << ": "
+         << bufferScopeName(b.scope);
+      if (b.param >= 0)
+        os << " param " << b.param;
+      os << " " << kir::scalarKindName(b.elem);
+      if (b.scope == BufferScope::ExternalView)
+        os << " rank " << b.rank;
+      else
+        os << " size " << b.size;
+      os << " init " << initModeName(b.init);
+      if (b.init == InitMode::Value) {
+        os << " ";
+        printFloat(os, b.initValue);
+      }
+      os << " ownership " << ownershipName(b.ownership) << " writers ";
+      printIdList(os, b.writerGroups, "");
+      os << " readers ";
+      printIdList(os, b.readerGroups, "");
+      os << "\n";
+    }
+  }
+
+  void printOrigin(const Op &op) {
+    if (!withLocs || op.origin.op < 0)
+      return;
+    os << " origin(op " << op.origin.op;
+    if (op.origin.arg >= 0)
+      os << ", arg " << op.origin.arg;
+    os << ")";
+  }
+
+  void printAccess(const Op &op) {
+    const AccessInfo &a = op.access;
+    os << " access(" << boundsName(a.bounds) << ", " << a.active << ")";
+    if (a.kirOp < 0)
+      return;
+    os << " prov(op " << a.kirOp;
+    if (!a.kirCoords.empty()) {
+      os << "; coords";
+      for (unsigned i = 0; i < a.kirCoords.size(); ++i)
+        os << (i ? ", %" : " %") << a.kirCoords[i];
+    }
+    if (!a.kirViewChain.empty()) {
+      os << "; views";
+      for (unsigned i = 0; i < a.kirViewChain.size(); ++i)
+        os << (i ? ", op " : " op ") << a.kirViewChain[i];
+    }
+    os << ")";
+  }
+
+  void printOp(const Op &op, unsigned depth) {
+    indent(depth);
+    if (!op.results.empty()) {
+      for (unsigned i = 0; i < op.results.size(); ++i)
+        os << (i ? ", " : "") << "%" << op.results[i]->id;
+      os << " = ";
+    }
+    os << opcodeName(op.opcode);
+    bool isAccess = op.opcode == Opcode::Load || op.opcode == Opcode::Store;
+    if (isAccess) {
+      os << " %" << op.memory()->id << "[";
+      llvm::ArrayRef<Value *> cs = op.coords();
+      for (unsigned i = 0; i < cs.size(); ++i)
+        os << (i ? ", %" : "%") << cs[i]->id;
+      os << "]";
+      if (op.opcode == Opcode::Store)
+        os << ", %" << op.storedValue()->id;
+      if (Value *g = op.guard())
+        os << " guard(%" << g->id << ")";
+    } else {
+      for (unsigned i = 0; i < op.operands.size(); ++i)
+        os << (i ? ", " : " ") << "%" << op.operands[i]->id;
+    }
+    if (!op.attrs.empty()) {
+      os << " {";
+      for (unsigned i = 0; i < op.attrs.size(); ++i) {
+        os << (i ? ", " : "") << op.attrs[i].name << " = ";
+        printAttr(os, op.attrs[i].value);
+      }
+      os << "}";
+    }
+    if (!op.results.empty()) {
+      os << " : ";
+      for (unsigned i = 0; i < op.results.size(); ++i) {
+        if (i)
+          os << ", ";
+        printType(os, op.results[i]->type);
+      }
+    }
+    if (isAccess)
+      printAccess(op);
+    printLoc(op.loc);
+    printOrigin(op);
+    for (unsigned r = 0; r < op.regions.size(); ++r) {
+      os << (op.opcode == Opcode::If && r == 1 ? " else {\n" : " {\n");
+      const Block &b = op.regions[r]->block;
+      if (!b.args.empty()) {
+        indent(depth);
+        os << "^(";
+        for (unsigned i = 0; i < b.args.size(); ++i) {
+          os << (i ? ", " : "") << "%" << b.args[i]->id << ": ";
+          printType(os, b.args[i]->type);
+        }
+        os << "):\n";
+      }
+      for (const auto &sub : b.ops)
+        printOp(*sub, depth + 1);
+      indent(depth);
+      os << "}";
+    }
+    os << "\n";
+  }
+};
+
+} // namespace
+
+void intent::phys::printProgram(llvm::raw_ostream &os, const Program &p,
+                                bool withLocs) {
+  Printer(os, p, withLocs).print();
+}
+
+std::string intent::phys::programToString(const Program &p, bool withLocs) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printProgram(os, p, withLocs);
+  return s;
+}

@@ -1,0 +1,617 @@
+//===- Verifier.cpp - Construction verifier: structure, types, launch ------===//
+//
+// The structural half of the construction verifier ([scope] [launch]
+// [segments] [dispatch] [structure] [types] [attrs] [access] [buffers]);
+// VerifierEffects.cpp holds the effect checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Physical/Verifier.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+using LK = LaunchExpr::Kind;
+
+class StructureVerifier {
+public:
+  StructureVerifier(const Program &p, std::vector<std::string> &errors)
+      : p(p), errors(errors) {}
+
+  void run() {
+    if (p.scope != ExecScope::Thread)
+      error("scope", "exec scope '" + execScopeName(p.scope).str() +
+                         "' is reserved for later passes; construction "
+                         "produces 'thread'");
+    verifyLaunch();
+    verifySegments();
+    verifyBody();
+    verifyDispatch();
+    verifyBuffers();
+  }
+
+private:
+  const Program &p;
+  std::vector<std::string> &errors;
+  std::vector<const Value *> scope;
+  llvm::DenseSet<const Value *> visible;
+  llvm::DenseSet<unsigned> valueIds, opIds;
+
+  void error(llvm::StringRef tag, const std::string &msg) {
+    errors.push_back("[" + tag.str() + "] " + msg);
+  }
+  void opError(llvm::StringRef tag, const Op &op, const std::string &msg) {
+    error(tag, "op " + std::to_string(op.id) + " (" +
+                   opcodeName(op.opcode).str() + "): " + msg);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Launch expressions and segments
+  //===--------------------------------------------------------------------===//
+
+  bool validExpr(unsigned e) const { return e < p.exprs.size(); }
+
+  void verifyLaunch() {
+    for (unsigned i = 0; i < p.exprs.size(); ++i) {
+      const LaunchExpr &e = p.exprs[i];
+      std::string at = "e" + std::to_string(i) + ": ";
+      for (unsigned o : e.operands)
+        if (o >= i)
+          error("launch", at + "operand e" + std::to_string(o) +
+                              " is not an earlier expression");
+      if (kir::Type::scalar(e.type).isFloat())
+        error("launch", at + "launch expressions are integer or bool");
+      switch (e.kind) {
+      case LK::Param:
+        if (e.param >= p.params.size() || !p.params[e.param].type.isScalar() ||
+            p.params[e.param].type.isFloat())
+          error("launch", at + "param " + std::to_string(e.param) +
+                              " is not an integer ABI scalar");
+        break;
+      case LK::Extent:
+      case LK::Stride:
+        if (e.param >= p.params.size() || !p.params[e.param].type.isView() ||
+            static_cast<int>(e.dim) >= p.params[e.param].type.rank)
+          error("launch", at + "not an extent/stride of a view parameter");
+        break;
+      default:
+        break;
+      }
+    }
+  }
+
+  std::string render(unsigned e) const { return p.exprToString(e); }
+
+  void verifySegments() {
+    if (!validExpr(p.total)) {
+      error("segments", "total is not a launch expression");
+      return;
+    }
+    std::string offset = "0";
+    for (unsigned s = 0; s < p.segments.size(); ++s) {
+      const Segment &seg = p.segments[s];
+      std::string at = "segment " + std::to_string(s) + ": ";
+      bool ok = validExpr(seg.length) && validExpr(seg.offset);
+      for (unsigned e : seg.extents)
+        ok &= validExpr(e);
+      if (!ok) {
+        error("segments", at + "refers to a missing launch expression");
+        return;
+      }
+      if (seg.group != s)
+        error("segments", at + "belongs to group " + std::to_string(seg.group) +
+                              "; segments are numbered by group");
+      if (seg.ordered) {
+        if (!seg.extents.empty() || render(seg.length) != "1")
+          error("segments", at + "an ordered segment has no extents and "
+                                 "length 1");
+      } else {
+        std::string len;
+        for (unsigned i = 0; i < seg.extents.size(); ++i) {
+          const LaunchExpr &x = p.exprs[seg.extents[i]];
+          if (x.kind != LK::Max || render(x.operands[1]) != "0")
+            error("segments", at + "extent " + std::to_string(i) +
+                                  " is not clamped as max(n, 0)");
+          len = i == 0 ? render(seg.extents[i])
+                       : "(" + len + " * " + render(seg.extents[i]) + ")";
+        }
+        if (seg.extents.empty() || render(seg.length) != len)
+          error("segments", at + "length " + render(seg.length) +
+                                " is not the product of its extents " + len);
+      }
+      if (render(seg.offset) != offset)
+        error("segments", at + "offset " + render(seg.offset) +
+                              " is not the sum of earlier lengths " + offset);
+      offset = offset == "0" ? render(seg.length)
+                             : "(" + offset + " + " + render(seg.length) + ")";
+    }
+    if (render(p.total) != offset)
+      error("segments", "total " + render(p.total) +
+                            " is not the sum of the segment lengths " + offset);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Dispatch
+  //===--------------------------------------------------------------------===//
+
+  bool isLaunchValueOf(const Value *v, unsigned expr) const {
+    return v && v->def && v->def->opcode == Opcode::LaunchValue &&
+           static_cast<unsigned>(v->def->intAttr("expr", -1)) == expr;
+  }
+
+  void verifyDispatch() {
+    const Block &entry = p.body->block;
+    const Op *pidOp = nullptr, *guard = nullptr;
+    for (const auto &op : entry.ops) {
+      if (op->opcode == Opcode::ProgramId && !pidOp)
+        pidOp = op.get();
+      if (op->opcode == Opcode::If && !guard)
+        guard = op.get();
+    }
+    if (!pidOp || !guard) {
+      error("dispatch", "the body needs program_id and the program-validity "
+                        "guard `if pid < total`");
+      return;
+    }
+    const Value *c = guard->operands[0];
+    const Op *cmp = c->def;
+    if (!cmp || cmp->opcode != Opcode::Cmp || cmp->strAttr("pred") != "lt" ||
+        cmp->operands[0] != pidOp->result() ||
+        !isLaunchValueOf(cmp->operands[1], p.total))
+      error("dispatch", "the guard is not `program_id < total`");
+    std::vector<const Op *> segOps;
+    for (const auto &op : guard->regions[0]->block.ops)
+      if (op->opcode == Opcode::Segment)
+        segOps.push_back(op.get());
+    unsigned nested = 0;
+    walk(*p.body, [&](const Op &op) { nested += op.opcode == Opcode::Segment; });
+    if (nested != segOps.size())
+      error("dispatch", "segment ops must sit directly in the guard");
+    if (segOps.size() != p.segments.size()) {
+      error("dispatch", std::to_string(segOps.size()) + " segment ops for " +
+                            std::to_string(p.segments.size()) + " segments");
+      return;
+    }
+    for (unsigned s = 0; s < segOps.size(); ++s) {
+      const Op &op = *segOps[s];
+      const Segment &seg = p.segments[s];
+      std::string at = "segment op for segment " + std::to_string(s) + ": ";
+      if (op.intAttr("group", -1) != static_cast<int64_t>(seg.group))
+        error("dispatch", at + "wrong group");
+      if (op.operands.size() != 3 || op.operands[0] != pidOp->result() ||
+          !isLaunchValueOf(op.operands[1], seg.offset) ||
+          !isLaunchValueOf(op.operands[2], seg.length)) {
+        error("dispatch", at + "operands must be (program_id, O_g, L_g)");
+        continue;
+      }
+      const Block &b = op.regions[0]->block;
+      const Op *dec = nullptr;
+      for (const auto &o : b.ops)
+        if (o->opcode == Opcode::Delinearize) {
+          dec = o.get();
+          break;
+        }
+      if (seg.ordered) {
+        if (dec && dec->operands[0] == b.args[0])
+          error("dispatch", at + "an ordered segment has no instance coordinates");
+        continue;
+      }
+      if (!dec || dec->operands.empty() || dec->operands[0] != b.args[0] ||
+          dec->operands.size() != seg.extents.size() + 1) {
+        error("dispatch", at + "needs `delinearize %local` by its " +
+                              std::to_string(seg.extents.size()) + " extents");
+        continue;
+      }
+      for (unsigned i = 0; i < seg.extents.size(); ++i)
+        if (!isLaunchValueOf(dec->operands[i + 1], seg.extents[i]))
+          error("dispatch", at + "delinearize extent " + std::to_string(i) +
+                                " is not the segment's extent e" +
+                                std::to_string(seg.extents[i]));
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Body: structure, types, attributes, accesses
+  //===--------------------------------------------------------------------===//
+
+  void define(const Value *v) {
+    if (!valueIds.insert(v->id).second)
+      error("structure", "value id %" + std::to_string(v->id) +
+                             " is not unique");
+    if (v->type.isNone())
+      error("types", "value %" + std::to_string(v->id) + " has no type");
+    scope.push_back(v);
+    visible.insert(v);
+  }
+
+  void popTo(size_t mark) {
+    while (scope.size() > mark) {
+      visible.erase(scope.back());
+      scope.pop_back();
+    }
+  }
+
+  void verifyBody() {
+    const Block &entry = p.body->block;
+    if (entry.args.size() != p.params.size())
+      error("structure", "the body needs one argument per parameter");
+    for (unsigned i = 0; i < entry.args.size() && i < p.params.size(); ++i)
+      if (entry.args[i]->type != p.params[i].type)
+        error("types", "body argument " + std::to_string(i) +
+                           " does not have its parameter's type");
+    for (const Value *a : entry.args)
+      define(a);
+    verifyBlock(entry, Opcode::Return, /*inLoopBody=*/false);
+  }
+
+  void verifyBlock(const Block &b, Opcode term, bool inLoopBody) {
+    size_t mark = scope.size();
+    for (size_t i = 0; i < b.ops.size(); ++i) {
+      const Op &op = *b.ops[i];
+      if (isTerminator(op.opcode) && i + 1 != b.ops.size())
+        opError("structure", op, "terminator is not last in its block");
+      verifyOp(op, inLoopBody);
+      for (const Value *r : op.results)
+        define(r);
+    }
+    const Op *t = b.terminator();
+    if (!t || !isTerminator(t->opcode)) {
+      error("structure", "block without terminator");
+    } else if (t->opcode == Opcode::Break || t->opcode == Opcode::Continue) {
+      if (!inLoopBody)
+        opError("structure", *t, "break/continue outside a loop body");
+    } else if (t->opcode != term) {
+      opError("structure", *t,
+              "block must end in " + opcodeName(term).str());
+    }
+    popTo(mark);
+  }
+
+  void verifyRegion(const Region &r, Opcode term, bool inLoopBody) {
+    size_t mark = scope.size();
+    for (const Value *a : r.block.args)
+      define(a);
+    verifyBlock(r.block, term, inLoopBody);
+    popTo(mark);
+  }
+
+  void expectRegions(const Op &op, unsigned n) {
+    if (op.regions.size() != n)
+      opError("structure", op, "needs " + std::to_string(n) + " regions");
+  }
+
+  void checkYields(const Op &op, const Region &r, size_t n) {
+    const Op *t = r.block.terminator();
+    if (t && t->opcode == Opcode::Yield && t->operands.size() != n)
+      opError("structure", *t, "yields " + std::to_string(t->operands.size()) +
+                                   " values, parent expects " +
+                                   std::to_string(n));
+  }
+
+  void verifyOp(const Op &op, bool inLoopBody) {
+    if (!opIds.insert(op.id).second)
+      opError("structure", op, "op id is not unique");
+    for (const Value *v : op.operands)
+      if (!visible.count(v))
+        opError("structure", op, "operand %" + std::to_string(v->id) +
+                                     " does not dominate its use");
+    verifyTypesAndAttrs(op);
+    switch (op.opcode) {
+    case Opcode::Segment:
+      expectRegions(op, 1);
+      if (op.regions.size() == 1) {
+        const Block &b = op.regions[0]->block;
+        if (b.args.size() != 1 || !b.args[0]->type.isIndex())
+          opError("structure", op, "segment region takes `%local: i64`");
+        verifyRegion(*op.regions[0], Opcode::Yield, false);
+      }
+      break;
+    case Opcode::If:
+      expectRegions(op, 2);
+      for (const auto &r : op.regions) {
+        verifyRegion(*r, Opcode::Yield, inLoopBody);
+        checkYields(op, *r, op.results.size());
+      }
+      break;
+    case Opcode::For:
+      expectRegions(op, 1);
+      if (op.regions.size() == 1) {
+        const Block &b = op.regions[0]->block;
+        if (b.args.size() != 1 || !b.args[0]->type.isIndex())
+          opError("structure", op, "for region takes `%iv: i64`");
+        verifyRegion(*op.regions[0], Opcode::Yield, false);
+        checkYields(op, *op.regions[0], 0);
+      }
+      break;
+    case Opcode::Loop:
+      expectRegions(op, 3);
+      if (op.regions.size() != 3)
+        break;
+      for (const auto &r : op.regions)
+        if (r->block.args.size() != op.operands.size())
+          opError("structure", op, "each loop region takes the carried values");
+      verifyRegion(*op.regions[0], Opcode::Condition, false);
+      verifyRegion(*op.regions[1], Opcode::Yield, true);
+      verifyRegion(*op.regions[2], Opcode::Yield, false);
+      checkYields(op, *op.regions[1], op.operands.size());
+      checkYields(op, *op.regions[2], op.operands.size());
+      if (op.results.size() != op.operands.size())
+        opError("structure", op, "a loop has one result per carried value");
+      break;
+    default:
+      if (!op.regions.empty())
+        opError("structure", op, "this op has no regions");
+      break;
+    }
+  }
+
+  void verifyTypesAndAttrs(const Op &op) {
+    auto operandsScalar = [&]() {
+      for (const Value *v : op.operands)
+        if (!v->type.isScalar())
+          opError("types", op, "operand %" + std::to_string(v->id) +
+                                   " is not a scalar");
+    };
+    auto oneResult = [&](bool needScalar) {
+      if (op.results.size() != 1) {
+        opError("types", op, "needs exactly one result");
+        return false;
+      }
+      if (needScalar && !op.result()->type.isScalar())
+        opError("types", op, "result must be a scalar");
+      return true;
+    };
+    switch (op.opcode) {
+    case Opcode::ProgramId:
+      if (oneResult(true) && !op.result()->type.isIndex())
+        opError("types", op, "program id is i64");
+      break;
+    case Opcode::LaunchValue: {
+      int64_t e = op.intAttr("expr", -1);
+      if (e < 0 || e >= static_cast<int64_t>(p.exprs.size())) {
+        opError("attrs", op, "needs an `expr` naming a launch expression");
+        break;
+      }
+      if (oneResult(true) && op.result()->type.elem != p.exprs[e].type)
+        opError("types", op, "result type differs from the expression's");
+      break;
+    }
+    case Opcode::Segment:
+      if (op.intAttr("group", -1) < 0)
+        opError("attrs", op, "needs a `group`");
+      for (const Value *v : op.operands)
+        if (!v->type.isIndex())
+          opError("types", op, "operands are i64");
+      break;
+    case Opcode::Delinearize:
+      for (const Value *v : op.operands)
+        if (!v->type.isIndex())
+          opError("types", op, "operands are i64");
+      if (op.results.size() + 1 != op.operands.size())
+        opError("types", op, "one result per extent");
+      for (const Value *r : op.results)
+        if (!r->type.isIndex())
+          opError("types", op, "results are i64");
+      break;
+    case Opcode::Constant:
+      if (!op.attr("value"))
+        opError("attrs", op, "needs a `value`");
+      oneResult(true);
+      break;
+    case Opcode::Cmp: {
+      static const llvm::StringSet<> preds = {"eq", "ne", "lt", "le", "gt", "ge"};
+      if (!preds.count(op.strAttr("pred")))
+        opError("attrs", op, "needs a `pred` in eq ne lt le gt ge");
+      operandsScalar();
+      if (op.operands.size() != 2 || op.operands[0]->type != op.operands[1]->type)
+        opError("types", op, "compares two values of one type");
+      if (oneResult(true) && !op.result()->type.isBool())
+        opError("types", op, "result is bool");
+      break;
+    }
+    case Opcode::Select:
+      if (op.operands.size() != 3 || !op.operands[0]->type.isBool() ||
+          op.operands[1]->type != op.operands[2]->type)
+        opError("types", op, "takes (bool, a, b) with a and b of one type");
+      else if (oneResult(true) && op.result()->type != op.operands[1]->type)
+        opError("types", op, "result type differs from the arms'");
+      break;
+    case Opcode::Cast:
+      operandsScalar();
+      oneResult(true);
+      break;
+    case Opcode::Math:
+      if (op.strAttr("fn").empty())
+        opError("attrs", op, "needs a function name `fn`");
+      operandsScalar();
+      oneResult(true);
+      break;
+    case Opcode::Extent:
+    case Opcode::Stride:
+      if (op.operands.size() != 1 || !op.operands[0]->type.isView())
+        opError("types", op, "takes a view parameter");
+      else if (op.intAttr("dim", -1) < 0 ||
+               op.intAttr("dim") >= op.operands[0]->type.rank)
+        opError("attrs", op, "`dim` out of range");
+      if (oneResult(true) && !op.result()->type.isIndex())
+        opError("types", op, "result is i64");
+      break;
+    case Opcode::Alloc: {
+      int64_t id = op.intAttr("buffer", -1);
+      if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
+        opError("attrs", op, "needs a `buffer` naming a buffer record");
+      if (oneResult(false) && !op.result()->type.isBuffer())
+        opError("types", op, "result is a buffer");
+      break;
+    }
+    case Opcode::Load:
+    case Opcode::Store:
+      verifyAccess(op);
+      break;
+    case Opcode::If:
+      if (op.operands.size() != 1 || !op.operands[0]->type.isBool())
+        opError("types", op, "condition must be one bool");
+      break;
+    case Opcode::For:
+      if (op.operands.size() != 2 || !op.operands[0]->type.isIndex() ||
+          !op.operands[1]->type.isIndex())
+        opError("types", op, "bounds are two i64");
+      break;
+    case Opcode::Condition:
+      if (op.operands.size() != 1 || !op.operands[0]->type.isBool())
+        opError("types", op, "takes one bool");
+      break;
+    case Opcode::Loop:
+      for (unsigned i = 0; i < op.results.size() && i < op.operands.size(); ++i)
+        if (op.results[i]->type != op.operands[i]->type)
+          opError("types", op, "carried value " + std::to_string(i) +
+                                   " changes type");
+      break;
+    case Opcode::Yield:
+    case Opcode::Break:
+    case Opcode::Continue:
+    case Opcode::Return:
+      break;
+    default: // arithmetic
+      operandsScalar();
+      if (oneResult(true) && op.operands.size() == 2 &&
+          (op.operands[0]->type != op.operands[1]->type ||
+           op.result()->type != op.operands[0]->type))
+        opError("types", op, "operands and result must have one type");
+      break;
+    }
+  }
+
+  void verifyAccess(const Op &op) {
+    bool isStore = op.opcode == Opcode::Store;
+    if (op.operands.size() < (isStore ? 2u : 1u) ||
+        !op.operands[0]->type.isMemory()) {
+      opError("access", op, "first operand must be a view or buffer");
+      return;
+    }
+    const Value *mem = op.memory();
+    bool rootView = mem->isBlockArg() && mem->owner == &p.body->block;
+    bool buffer = mem->def && mem->def->opcode == Opcode::Alloc;
+    if (!rootView && !buffer)
+      opError("access", op, "must address a root ABI view or an alloc");
+    const Type &mt = mem->type;
+    llvm::ArrayRef<Value *> cs = op.coords();
+    if (static_cast<int>(cs.size()) != mt.rank)
+      opError("access", op, "needs one coordinate per dimension (" +
+                                std::to_string(mt.rank) + "), has " +
+                                std::to_string(cs.size()));
+    for (const Value *c : cs)
+      if (!c->type.isIndex())
+        opError("access", op, "coordinate %" + std::to_string(c->id) +
+                                  " is not i64");
+    switch (op.access.bounds) {
+    case Bounds::Unknown:
+      opError("access", op, "has no validity (assumed in bounds or guarded)");
+      break;
+    case Bounds::Guarded:
+      if (!op.access.hasGuard || !op.guard()->type.isBool())
+        opError("access", op, "guarded access without a bool guard operand");
+      break;
+    case Bounds::Assumed:
+      break;
+    }
+    if (op.access.active.empty())
+      opError("access", op, "has no active member set");
+    if (op.access.kirOp < 0)
+      opError("access", op, "has no provenance (KIR op)");
+    Type elem = Type::scalar(mt.elem);
+    if (isStore) {
+      if (mt.isView() && mt.constElem)
+        opError("access", op, "stores through a view of const elements");
+      if (op.storedValue()->type != elem)
+        opError("types", op, "stored value type differs from the element type");
+      if (!op.results.empty())
+        opError("types", op, "a store has no result");
+    } else if (op.results.size() != 1 || op.result()->type != elem) {
+      opError("types", op, "load result type differs from the element type");
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Buffers
+  //===--------------------------------------------------------------------===//
+
+  void verifyBuffers() {
+    std::vector<unsigned> perParam(p.params.size());
+    llvm::DenseSet<int64_t> allocated;
+    walk(*p.body, [&](const Op &op) {
+      if (op.opcode == Opcode::Alloc)
+        allocated.insert(op.intAttr("buffer", -1));
+    });
+    for (unsigned i = 0; i < p.buffers.size(); ++i) {
+      const Buffer &b = p.buffers[i];
+      std::string at = "buffer " + std::to_string(i) + " (" + b.name + "): ";
+      if (b.id != i)
+        error("buffers", at + "id differs from its position");
+      if (b.scope == BufferScope::ExternalView) {
+        if (b.param < 0 || b.param >= static_cast<int>(p.params.size()) ||
+            !p.params[b.param].type.isView()) {
+          error("buffers", at + "an external view needs its view parameter");
+          continue;
+        }
+        ++perParam[b.param];
+        const Type &t = p.params[b.param].type;
+        if (t.elem != b.elem || t.rank != b.rank)
+          error("buffers", at + "element type/rank differ from the parameter");
+        if (b.init != InitMode::Host)
+          error("buffers", at + "an external view's contents are owned by the "
+                                "host (init host)");
+        continue;
+      }
+      if (b.scope == BufferScope::InvocationWorkspace &&
+          b.ownership != Ownership::InstanceUnique)
+        error("buffers", at + "invocation workspace needs an ownership slice "
+                              "per instance (instance_unique)");
+      if (b.size <= 0)
+        error("buffers", at + "needs a positive size");
+      if (b.init == InitMode::Host)
+        error("buffers", at + "needs an init value or a first-write "
+                              "obligation");
+      if (b.scope != BufferScope::InvocationWorkspace &&
+          b.ownership != Ownership::Private)
+        error("buffers", at + "program/iteration-private buffers are owned "
+                              "privately");
+      if (b.scope != BufferScope::InvocationWorkspace && !allocated.count(i))
+        error("buffers", at + "has no alloc op (no allocation instance)");
+    }
+    for (unsigned i = 0; i < p.params.size(); ++i)
+      if (p.params[i].type.isView() && perParam[i] != 1)
+        error("buffers", "view parameter " + p.params[i].name + " has " +
+                             std::to_string(perParam[i]) +
+                             " external buffer records, expected 1");
+    walk(*p.body, [&](const Op &op) {
+      if (op.opcode != Opcode::Alloc)
+        return;
+      int64_t id = op.intAttr("buffer", -1);
+      if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
+        return;
+      if (p.buffers[id].scope == BufferScope::ExternalView)
+        opError("buffers", op, "allocates an external view");
+      else if (op.result()->type.size != p.buffers[id].size ||
+               op.result()->type.elem != p.buffers[id].elem)
+        opError("buffers", op, "type differs from its buffer record");
+    });
+  }
+};
+
+} // namespace
+
+bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
+                                 std::vector<std::string> &errors) {
+  size_t before = errors.size();
+  StructureVerifier(p, errors).run();
+  // Effect checks assume a well-formed body.
+  if (errors.size() == before)
+    verifyEffects(p, kernel, errors);
+  return errors.size() == before;
+}

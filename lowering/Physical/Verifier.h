@@ -1,0 +1,61 @@
+//===- Verifier.h - Construction verifier for physical programs -*- C++ -*-===//
+//
+// Checks the invariants of seed 000 §9 that apply to what construction
+// produces today. Runs after construction and after every later pass. Each
+// message starts with the check's tag in brackets:
+//
+//   [scope]      the exec scope is one that exists (thread today)
+//   [launch]     launch expressions only use launch-visible values (ABI
+//                scalars, constexprs, view extents/strides, integer ops)
+//   [segments]   L_g = prod max(n_d, 0), O_g prefix sums, total = sum L_g;
+//                ordered segments have length 1
+//   [dispatch]   program_id, the round-up guard, one segment op per segment,
+//                row-major delinearize of id - O_g by the segment's extents
+//   [structure]  SSA dominance, terminators, break/continue targets, yields:
+//                the program is interpretable on its own
+//   [types]      every value has a legal physical type for its op
+//   [attrs]      every op carries the attributes it needs to execute
+//   [access]     every load/store addresses a root view or buffer with one
+//                typed i64 coordinate per dimension, validity and provenance
+//   [buffers]    scope, init mode / first-write obligation, lifetime owner
+//   [ownership]  writer/reader groups and ownership mode match the accesses
+//   [conflicts]  no two instances of a parallel segment may touch an element
+//                with a write (unordered conflicts closed)
+//   [dependences] no dependence between different groups (an ordered
+//                dependence is never split across instances)
+//   [coverage]   (with the KIR kernel) every KIR store is covered by exactly
+//                one physical store, under the same parallel iterations
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PHYSICAL_VERIFIER_H
+#define INTENT_PHYSICAL_VERIFIER_H
+
+#include "Physical/Conflict.h"
+#include "Physical/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace intent::phys {
+
+/// Verifies `p`. With `kernel` (the KIR it was built from) the origin-based
+/// coverage check runs too. Appends one message per violation; returns true
+/// when there is none.
+bool verifyProgram(const Program &p, const kir::Kernel *kernel,
+                   std::vector<std::string> &errors);
+
+/// The accesses of one segment as conflict-analysis summaries (instance
+/// coordinates are the segment's delinearize results). Used by the verifier
+/// and exposed for tests.
+std::vector<AccessSummary> summarizeSegment(const Program &p, const Op &seg,
+                                            InstanceSpace &space);
+
+/// Effect checks ([ownership], [conflicts], [dependences], [coverage]);
+/// called by verifyProgram.
+void verifyEffects(const Program &p, const kir::Kernel *kernel,
+                   std::vector<std::string> &errors);
+
+} // namespace intent::phys
+
+#endif // INTENT_PHYSICAL_VERIFIER_H

@@ -1,0 +1,340 @@
+//===- VerifierEffects.cpp - Construction verifier: effects ----------------===//
+//
+// [ownership] [conflicts] [dependences] [coverage]: the effect half of the
+// construction verifier. Accesses are re-derived from the physical program
+// alone (coordinate SSA -> affine forms over the segment's delinearized
+// instance coordinates) and checked with the same rules construction used
+// (Conflict.h), so a pass that breaks a proof is caught here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Physical/Verifier.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+class SegmentSummarizer {
+public:
+  SegmentSummarizer(const Program &p, const Op &seg, InstanceSpace &space)
+      : p(p), seg(seg), space(space) {}
+
+  std::vector<AccessSummary> run() {
+    const Block &b = seg.regions[0]->block;
+    for (const auto &op : b.ops)
+      if (op->opcode == Opcode::Delinearize && op->operands[0] == b.args[0]) {
+        for (unsigned k = 0; k < op->results.size(); ++k)
+          coord[op->result(k)] = k;
+        space.rank = op->results.size();
+        break;
+      }
+    std::vector<AccessSummary> out;
+    walk(*seg.regions[0], [&](const Op &op) {
+      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store)
+        out.push_back(summarize(op));
+    });
+    return out;
+  }
+
+private:
+  const Program &p;
+  const Op &seg;
+  InstanceSpace &space;
+  llvm::DenseMap<const Value *, unsigned> coord;
+
+  bool isParam(const Value *v) const {
+    return v->isBlockArg() && v->owner == &p.body->block;
+  }
+
+  std::string key(const Value *v, bool &inv) {
+    if (v->isBlockArg()) {
+      if (isParam(v))
+        return "p" + std::to_string(v->argNo);
+      inv = false;
+      return "a" + std::to_string(v->id);
+    }
+    const Op &op = *v->def;
+    switch (op.opcode) {
+    case Opcode::LaunchValue:
+      return "L" + std::to_string(op.intAttr("expr"));
+    case Opcode::Constant:
+      if (const auto *i = std::get_if<int64_t>(op.attr("value")))
+        return std::to_string(*i);
+      return "c" + std::to_string(v->id);
+    case Opcode::ProgramId:
+    case Opcode::Delinearize:
+      inv = false;
+      return "v" + std::to_string(v->id);
+    default:
+      break;
+    }
+    if (!isPure(op.opcode)) {
+      inv = false;
+      return "v" + std::to_string(v->id);
+    }
+    std::string s = opcodeName(op.opcode).str() + op.strAttr("pred") +
+                    op.strAttr("fn");
+    if (op.opcode == Opcode::Extent || op.opcode == Opcode::Stride)
+      s += std::to_string(op.intAttr("dim"));
+    s += "(";
+    for (unsigned i = 0; i < op.operands.size(); ++i)
+      s += (i ? "," : "") + key(op.operands[i], inv);
+    return s + ")";
+  }
+
+  Affine affine(const Value *v) {
+    auto it = coord.find(v);
+    if (it != coord.end())
+      return Affine::ofAtom(instanceAtom(it->second));
+    if (const Op *op = v->def) {
+      switch (op->opcode) {
+      case Opcode::Constant:
+        if (const auto *i = std::get_if<int64_t>(op->attr("value")))
+          return Affine::ofConstant(*i);
+        break;
+      case Opcode::Add:
+        return affine(op->operands[0]).plus(affine(op->operands[1]));
+      case Opcode::Sub:
+        return affine(op->operands[0]).plus(affine(op->operands[1]).scaled(-1));
+      case Opcode::Neg:
+        return affine(op->operands[0]).scaled(-1);
+      case Opcode::Mul: {
+        Affine a = affine(op->operands[0]), b = affine(op->operands[1]);
+        if (a.valid && a.terms.empty())
+          return b.scaled(a.constant);
+        if (b.valid && b.terms.empty())
+          return a.scaled(b.constant);
+        break;
+      }
+      case Opcode::Cast:
+        if (v->type.isInteger() && op->operands[0]->type.isInteger() &&
+            kir::Type::scalar(v->type.elem).bitWidth() >=
+                kir::Type::scalar(op->operands[0]->type.elem).bitWidth())
+          return affine(op->operands[0]);
+        break;
+      default:
+        break;
+      }
+    }
+    bool inv = true;
+    std::string k = key(v, inv);
+    space.invariant[k] = inv;
+    return Affine::ofAtom(k);
+  }
+
+  AccessSummary summarize(const Op &op) {
+    AccessSummary a;
+    const Value *mem = op.memory();
+    a.write = op.opcode == Opcode::Store;
+    a.elem = mem->type.elem;
+    a.rank = mem->type.rank;
+    a.loc = op.loc;
+    a.kirOp = op.access.kirOp;
+    if (isParam(mem)) {
+      a.root = mem->argNo;
+      a.rootName = p.params[mem->argNo].name;
+      a.constView = mem->type.constElem;
+    } else {
+      a.rootName = "buffer%" + std::to_string(mem->id);
+    }
+    for (const Value *c : op.coords())
+      a.coords.push_back(affine(c));
+    return a;
+  }
+};
+
+std::string groupList(const std::vector<unsigned> &v) {
+  std::string s = "[";
+  for (unsigned i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+/// (KIR parallel_for op id, dim) pairs.
+using IterSet = std::set<std::pair<int, int>>;
+
+std::string iterString(const IterSet &s) {
+  std::string r = "{";
+  bool first = true;
+  for (const auto &[op, d] : s) {
+    r += (first ? "" : ", ") + std::string("op ") + std::to_string(op) + "." +
+         std::to_string(d);
+    first = false;
+  }
+  return r + "}";
+}
+
+/// The (op, dim) origins of the `for` ops enclosing `op`.
+IterSet forIters(const Op &op) {
+  IterSet s;
+  for (const Op *o = op.parentOp(); o; o = o->parentOp())
+    if (o->opcode == Opcode::For && o->origin.op >= 0)
+      s.insert({o->origin.op, o->origin.arg});
+  return s;
+}
+
+void verifyCoverage(const Program &p, const kir::Kernel &k,
+                    std::vector<std::string> &errors) {
+  std::map<int, const kir::Op *> kirStores;
+  kir::walk(*k.body, [&](const kir::Op &op) {
+    if (op.opcode == kir::Opcode::Store)
+      kirStores[op.id] = &op;
+  });
+  std::map<int, unsigned> covered;
+  std::function<void(const Region &, IterSet)> visit = [&](const Region &r,
+                                                           IterSet iters) {
+    for (const auto &op : r.block.ops) {
+      if (op->opcode == Opcode::Store) {
+        int id = op->access.kirOp;
+        ++covered[id];
+        auto it = kirStores.find(id);
+        if (it == kirStores.end()) {
+          errors.push_back("[coverage] physical store op " +
+                           std::to_string(op->id) + " has no KIR store (op " +
+                           std::to_string(id) + ") as its origin");
+          continue;
+        }
+        IterSet expected;
+        for (const kir::Op *o = it->second; o;) {
+          const kir::Region *reg = o->parent ? o->parent->parent : nullptr;
+          o = reg ? reg->parent : nullptr;
+          if (o && o->opcode == kir::Opcode::ParallelFor)
+            for (unsigned d = 0; d < o->operands.size(); ++d)
+              expected.insert({static_cast<int>(o->id), static_cast<int>(d)});
+        }
+        // Coordinates shared by fused parallel_fors stand for several KIR
+        // iterations; the store's own ones must all be there, and every
+        // ordered `for` around it must be one of them.
+        bool ok = std::includes(iters.begin(), iters.end(), expected.begin(),
+                                expected.end());
+        for (const auto &it : forIters(*op))
+          ok &= expected.count(it) != 0;
+        if (!ok)
+          errors.push_back("[coverage] store of KIR op " + std::to_string(id) +
+                           " runs under parallel iterations " +
+                           iterString(iters) + ", KIR has " +
+                           iterString(expected));
+      }
+      for (const auto &sub : op->regions) {
+        IterSet inner = iters;
+        if (op->opcode == Opcode::For && op->origin.op >= 0)
+          inner.insert({op->origin.op, op->origin.arg});
+        if (op->opcode == Opcode::Segment)
+          for (const auto &o : sub->block.ops)
+            if (o->opcode == Opcode::Delinearize &&
+                o->operands[0] == sub->block.args[0])
+              for (const Value *c : o->results) {
+                inner.insert({c->origin.op, c->origin.arg});
+                for (const Origin &also : c->alsoFrom)
+                  inner.insert({also.op, also.arg});
+              }
+        visit(*sub, inner);
+      }
+    }
+  };
+  visit(*p.body, {});
+  for (const auto &[id, op] : kirStores) {
+    unsigned n = covered.count(id) ? covered[id] : 0;
+    if (n != 1)
+      errors.push_back("[coverage] KIR store op " + std::to_string(id) +
+                       " is covered by " + std::to_string(n) +
+                       " physical stores, expected exactly 1");
+  }
+}
+
+} // namespace
+
+std::vector<AccessSummary> intent::phys::summarizeSegment(const Program &p,
+                                                          const Op &seg,
+                                                          InstanceSpace &space) {
+  return SegmentSummarizer(p, seg, space).run();
+}
+
+void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
+                                 std::vector<std::string> &errors) {
+  std::vector<const Op *> segOps;
+  unsigned storesTotal = 0, storesInSegments = 0;
+  walk(*p.body, [&](const Op &op) {
+    if (op.opcode == Opcode::Segment)
+      segOps.push_back(&op);
+    if (op.opcode == Opcode::Store)
+      ++storesTotal;
+  });
+  std::vector<std::vector<AccessSummary>> acc(segOps.size());
+  std::vector<InstanceSpace> spaces(segOps.size());
+  for (unsigned g = 0; g < segOps.size(); ++g) {
+    acc[g] = summarizeSegment(p, *segOps[g], spaces[g]);
+    for (const AccessSummary &a : acc[g])
+      storesInSegments += a.write;
+  }
+  std::vector<std::vector<AccessSummary> *> all;
+  for (auto &a : acc)
+    all.push_back(&a);
+  markWrittenRoots(all);
+  if (storesInSegments != storesTotal)
+    errors.push_back("[ownership] " +
+                     std::to_string(storesTotal - storesInSegments) +
+                     " store(s) outside every segment have no owning group");
+
+  // Ownership of external views.
+  for (const Buffer &b : p.buffers) {
+    if (b.scope != BufferScope::ExternalView)
+      continue;
+    std::set<unsigned> readers, writers;
+    bool orderedWriter = false;
+    for (unsigned g = 0; g < segOps.size(); ++g)
+      for (const AccessSummary &a : acc[g]) {
+        if (a.root != b.param)
+          continue;
+        unsigned group = segOps[g]->intAttr("group");
+        (a.write ? writers : readers).insert(group);
+        orderedWriter |= a.write && spaces[g].rank == 0;
+      }
+    std::vector<unsigned> r(readers.begin(), readers.end());
+    std::vector<unsigned> w(writers.begin(), writers.end());
+    std::string at = "[ownership] buffer " + b.name + ": ";
+    if (r != b.readerGroups || w != b.writerGroups)
+      errors.push_back(at + "records readers " + groupList(b.readerGroups) +
+                       " writers " + groupList(b.writerGroups) +
+                       ", the program has readers " + groupList(r) +
+                       " writers " + groupList(w));
+    if (w.size() > 1)
+      errors.push_back(at + "written by several groups " + groupList(w) +
+                       "; ownership must be unique");
+    Ownership expected = w.empty()        ? Ownership::None
+                         : orderedWriter ? Ownership::SingleInstance
+                                         : Ownership::InstanceUnique;
+    if (b.ownership != expected)
+      errors.push_back(at + "ownership is " + ownershipName(b.ownership).str() +
+                       ", expected " + ownershipName(expected).str());
+  }
+
+  // Unordered conflicts inside each parallel segment.
+  for (unsigned g = 0; g < segOps.size(); ++g) {
+    std::string c = findCrossInstanceConflict(acc[g], spaces[g]);
+    if (!c.empty())
+      errors.push_back("[conflicts] segment of group " +
+                       std::to_string(segOps[g]->intAttr("group")) +
+                       ": unordered conflict not closed: " + c);
+  }
+  // Dependences between groups (which run unordered with respect to each
+  // other) would split an ordered dependence across instances.
+  for (unsigned g = 0; g < segOps.size(); ++g)
+    for (unsigned h = g + 1; h < segOps.size(); ++h) {
+      std::string c = findAnyConflict(acc[g], acc[h]);
+      if (!c.empty())
+        errors.push_back("[dependences] groups " +
+                         std::to_string(segOps[g]->intAttr("group")) + " and " +
+                         std::to_string(segOps[h]->intAttr("group")) +
+                         " depend on each other (" + c +
+                         "); the dependence is split across instances");
+    }
+  if (kernel)
+    verifyCoverage(p, *kernel, errors);
+}

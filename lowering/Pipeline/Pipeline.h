@@ -1,0 +1,51 @@
+//===- Pipeline.h - KIR -> physical program, one pass at a time -*- C++ -*-===//
+//
+// The one pipeline function that the plugin and intent-opt call. It is a
+// straight list of passes (Pipeline.cpp); each is logged, the state can be
+// printed after every pass, and the construction verifier runs after every
+// pass that produces or changes the physical program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PIPELINE_PIPELINE_H
+#define INTENT_PIPELINE_PIPELINE_H
+
+#include "Construction/State.h"
+#include "KIR/KIR.h"
+#include "Physical/IR.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace intent {
+
+struct PipelineOptions {
+  /// Run the construction verifier after every pass (on by default).
+  bool verifyEach = true;
+  /// Print the IR (or the pass's state) after every pass to `log`.
+  bool printAfterAll = false;
+  /// Where pass logs and --print-after-all output go (null: nowhere).
+  llvm::raw_ostream *log = nullptr;
+};
+
+struct PipelineResult {
+  std::unique_ptr<phys::Program> program;
+  /// Per-kernel remarks: groups, segments, why work was serialized.
+  std::vector<phys::Remark> remarks;
+  /// User-facing errors (unsupported input) at source locations.
+  std::vector<construct::Diag> errors;
+  /// Internal errors: KIR or construction verifier failures.
+  std::vector<std::string> internalErrors;
+  bool ok() const { return errors.empty() && internalErrors.empty() && program; }
+};
+
+/// Runs construction on one kernel (KIR is only read).
+PipelineResult runPipeline(const kir::Kernel &kernel,
+                           const PipelineOptions &options = {});
+
+} // namespace intent
+
+#endif // INTENT_PIPELINE_PIPELINE_H

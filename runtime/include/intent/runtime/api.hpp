@@ -1,0 +1,105 @@
+//===- intent/runtime/api.hpp - Host API of the Intent runtime -----------===//
+//
+// The host-side entry points of libintent_runtime that user code and the
+// rewritten translation unit (<tu>.intent.cpp) call: the execution mode,
+// launch statistics, synchronization and the runtime's error type. Plain
+// C++17: no CUDA header is needed to include it, so the user's TU can be
+// compiled by any host compiler. See docs/runtime.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_RUNTIME_API_HPP
+#define INTENT_RUNTIME_API_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace intent {
+namespace rt {
+
+/// Where kernels run. Chosen once per process from INTENT_DEVICE (see
+/// mode()).
+enum class device_mode {
+  /// Generated kernels run on the CUDA device; arrays live in device memory.
+  gpu,
+  /// Generated kernels run on the host: the same generated source, compiled
+  /// by nvcc for the host, executes every program id on host threads.
+  cpu,
+  /// The original serial bodies run (the header's reference semantics); no
+  /// generated code runs.
+  reference,
+};
+
+/// The process's execution mode, computed on first use and cached:
+/// INTENT_DEVICE=gpu|cpu|reference forces one ("gpu" fails when no CUDA
+/// device is usable); unset, empty or "auto" picks gpu when a CUDA device is
+/// present and cpu otherwise. Throws rt::error for any other value.
+device_mode mode();
+
+/// "gpu", "cpu" or "reference".
+const char *mode_name(device_mode Mode);
+
+/// The number of kernel calls made so far in this process, in every mode:
+/// each call of an [[intent::kernel]] function adds exactly one, whether it
+/// ran on the GPU, on the host (cpu) or as the serial body (reference). A
+/// call whose program space is empty (total 0) still counts once but issues
+/// no hardware launch. Tests assert "one launch per call" with it.
+std::uint64_t launch_count();
+
+/// The number of program instances (program ids) launched so far by the
+/// gpu and cpu modes: the sum of the launches' totals. Reference calls add
+/// nothing. Tests use it to check that an empty launch runs nothing and that
+/// a multi-group kernel runs exactly sum(L_g) programs.
+std::uint64_t program_count();
+
+/// Records one kernel call executed in reference mode (the serial body).
+/// Called by the rewritten TU's __intent_call_* wrappers.
+void note_reference_call();
+
+/// Waits until every launch issued so far has finished, and reports an
+/// asynchronous launch failure (as rt::error). A no-op in cpu and reference
+/// modes, where launches are synchronous.
+void synchronize();
+
+/// The runtime's CUDA stream (a cudaStream_t) in gpu mode, null otherwise.
+/// Every launch and array copy is issued on it, in program order.
+void *stream_handle();
+
+/// The error every runtime failure throws. what() starts with "intent: ";
+/// a failed launch reads
+/// "intent: kernel 'saxpy' (app.cpp:12) failed: <CUDA error>".
+class error : public std::runtime_error {
+public:
+  explicit error(const std::string &Message) : std::runtime_error(Message) {}
+};
+
+namespace detail {
+
+/// Allocates Bytes of zero-filled memory usable in the current mode (device
+/// memory in gpu mode, host memory otherwise), aligned to 256 bytes. Returns
+/// null for 0 bytes. Throws rt::error when out of memory.
+void *allocate(std::size_t Bytes);
+
+/// Frees memory from allocate(); null is a no-op. Waits for launches that may
+/// still use it.
+void deallocate(void *Ptr) noexcept;
+
+/// Copies Bytes from host memory Src into mode memory Dst, after every
+/// earlier launch; Src may be reused when it returns.
+void copy_to_mode(void *Dst, const void *Src, std::size_t Bytes);
+
+/// Copies Bytes from mode memory Src into host memory Dst after waiting for
+/// every earlier launch.
+void copy_from_mode(void *Dst, const void *Src, std::size_t Bytes);
+
+/// Throws rt::error(Message) prefixed with "intent: ". Keeps <stdexcept>
+/// construction out of inline code paths.
+[[noreturn]] void fail(const std::string &Message);
+
+} // namespace detail
+} // namespace rt
+} // namespace intent
+
+#endif // INTENT_RUNTIME_API_HPP

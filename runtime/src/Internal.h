@@ -1,0 +1,102 @@
+//===- Internal.h - Declarations shared by the runtime's sources ---------===//
+//
+// Not installed. Cuda.cpp is the only source that includes a CUDA header;
+// the others reach the device through the functions declared here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_RUNTIME_INTERNAL_H
+#define INTENT_RUNTIME_INTERNAL_H
+
+#include "intent/runtime/api.hpp"
+#include "intent/runtime/launch.hpp"
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+namespace intent {
+namespace rt {
+namespace detail {
+
+//===--- Settings (Settings.cpp) -----------------------------------------===//
+
+/// The value of environment variable Name, or null when unset.
+const char *envValue(const char *Name);
+
+/// Environment variable Name as an integer >= Min, or Default when unset or
+/// empty. Throws rt::error naming the variable for anything else.
+long long envInteger(const char *Name, long long Default, long long Min);
+
+/// Host worker threads in cpu mode: INTENT_CPU_THREADS, default the
+/// hardware concurrency.
+int cpuThreads();
+
+/// The fewest program ids one cpu-mode worker takes at a time:
+/// INTENT_CPU_GRAIN, default 1024.
+index cpuGrain();
+
+/// An upper bound on the grid size in blocks, INTENT_MAX_GRID (0: none). Lets
+/// tests force the grid-stride loop with small launches.
+index maxGridOverride();
+
+/// INTENT_LAUNCH_BLOCKING=1: synchronize after every gpu launch, so that an
+/// asynchronous fault is reported against the kernel that caused it.
+bool launchBlocking();
+
+/// Adds one launch of Total program ids to the statistics.
+void countLaunch(index Total);
+
+/// "kernel 'name' (file:line)".
+std::string describe(const kernel_info &Info);
+
+//===--- Launching (Launch.cpp) ------------------------------------------===//
+
+/// Serializes launches and workspace use between host threads.
+std::mutex &launchMutex();
+
+/// The number of blocks for Total program ids at Block threads per block,
+/// capped at MaxGrid; the kernel's grid-stride loop covers the rest.
+index gridSize(index Total, int Block, index MaxGrid);
+
+/// The site of the latest gpu launch, for asynchronous error reports.
+void setLastLaunch(const kernel_info *Info);
+const kernel_info *lastLaunch();
+
+//===--- Host execution (HostPool.cpp) -----------------------------------===//
+
+/// Runs Entry over program ids [0, Total) on the cpu-mode worker threads and
+/// the calling thread; returns when all ids ran. Rethrows the first
+/// exception a program threw.
+void runOnHost(HostRangeFn Entry, const void *Args, index Total);
+
+//===--- Memory (Memory.cpp) ---------------------------------------------===//
+
+/// The invocation workspace: at least Bytes (256-byte aligned) of mode
+/// memory, zero-filled on request, valid until the next call. Grows the pool
+/// on demand; the caller holds launchMutex().
+void *workspace(std::size_t Bytes, bool Zero);
+
+//===--- CUDA (Cuda.cpp) -------------------------------------------------===//
+
+/// Whether a CUDA device can be used; otherwise Why says why.
+bool cudaDevicePresent(std::string &Why);
+
+/// The runtime's stream, created on first use (gpu mode only).
+void *cudaStream();
+
+void *cudaAllocate(std::size_t Bytes);
+void cudaDeallocate(void *Ptr) noexcept;
+void cudaMemset(void *Ptr, std::size_t Bytes);
+void cudaCopyToDevice(void *Dst, const void *Src, std::size_t Bytes);
+void cudaCopyToHost(void *Dst, const void *Src, std::size_t Bytes);
+void cudaSynchronize();
+
+/// Launches Request's __global__ on the runtime's stream.
+void cudaLaunch(const LaunchRequest &Request, index Total);
+
+} // namespace detail
+} // namespace rt
+} // namespace intent
+
+#endif // INTENT_RUNTIME_INTERNAL_H

@@ -1,0 +1,188 @@
+//===- DiffHarness.h - Differential testing of construction -----*- C++ -*-===//
+//
+// Runs one KIR kernel (given as text, from test/lit/construction/) three
+// ways on the same random inputs and compares every view bit for bit:
+//   1. a serial C++ reference written in the test,
+//   2. the KIR reference interpreter,
+//   3. the physical interpreter on construct(kernel), once in program order
+//      and once in shuffled order with race detection.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_TEST_DIFFHARNESS_H
+#define INTENT_TEST_DIFFHARNESS_H
+
+#include "Interpreter/KIRInterpreter.h"
+#include "Interpreter/PhysInterpreter.h"
+#include "KIR/Parser.h"
+#include "Pipeline/Pipeline.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+
+namespace intent::test {
+
+/// Path of a file in test/lit/<sub>/ (located from this header's path).
+inline std::string litFile(const std::string &sub, const std::string &name) {
+  std::string here = __FILE__;
+  std::string dir = here.substr(0, here.rfind('/'));
+  return dir + "/../../lit/" + sub + "/" + name;
+}
+
+inline std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Parses the first kernel of test/lit/construction/<name>.
+inline std::unique_ptr<kir::Module> loadKernel(const std::string &name) {
+  std::string err;
+  auto m = kir::parseModule(readFile(litFile("construction", name)), name, err);
+  EXPECT_TRUE(m) << err;
+  if (m) {
+    std::vector<std::string> errs;
+    EXPECT_TRUE(kir::verifyKernel(*m->kernels[0], errs))
+        << (errs.empty() ? "" : errs[0]);
+  }
+  return m;
+}
+
+/// One argument: a view (with storage) or a scalar.
+struct ArgSpec {
+  bool isView = false;
+  kir::ScalarKind elem = kir::ScalarKind::F32;
+  std::vector<int64_t> extents;
+  interp::Scalar scalar;
+  /// Element generator for views (default: uniform in [-4, 4)).
+  std::function<interp::Scalar(std::mt19937_64 &)> gen;
+
+  static ArgSpec view(kir::ScalarKind k, std::vector<int64_t> ext) {
+    ArgSpec a;
+    a.isView = true;
+    a.elem = k;
+    a.extents = std::move(ext);
+    return a;
+  }
+  static ArgSpec f32(float v) {
+    ArgSpec a;
+    a.scalar = interp::Scalar::ofFloat(kir::ScalarKind::F32, v);
+    return a;
+  }
+  static ArgSpec i64(int64_t v) {
+    ArgSpec a;
+    a.scalar = interp::Scalar::ofInt(kir::ScalarKind::I64, v);
+    return a;
+  }
+};
+
+/// The memory of one run: one byte vector per view argument.
+struct Memory {
+  std::vector<std::vector<unsigned char>> views;
+  template <class T> T *as(unsigned i) {
+    return reinterpret_cast<T *>(views[i].data());
+  }
+};
+
+inline int64_t count(const std::vector<int64_t> &ext) {
+  int64_t n = 1;
+  for (int64_t e : ext)
+    n *= e;
+  return n;
+}
+
+inline Memory makeMemory(const std::vector<ArgSpec> &specs, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Memory m;
+  for (const ArgSpec &s : specs) {
+    if (!s.isView) {
+      m.views.emplace_back();
+      continue;
+    }
+    unsigned size = interp::elemSize(s.elem);
+    std::vector<unsigned char> bytes(std::max<int64_t>(count(s.extents), 1) * size);
+    for (int64_t i = 0; i < count(s.extents); ++i) {
+      interp::Scalar v;
+      if (s.gen) {
+        v = s.gen(rng);
+      } else {
+        double d = std::uniform_real_distribution<double>(-4, 4)(rng);
+        v = kir::Type::scalar(s.elem).isFloat()
+                ? interp::Scalar::ofFloat(s.elem, d)
+                : interp::Scalar::ofInt(s.elem, static_cast<int64_t>(d * 8));
+      }
+      interp::storeElem(bytes.data() + i * size, v);
+    }
+    m.views.push_back(std::move(bytes));
+  }
+  return m;
+}
+
+inline std::vector<interp::Arg> bind(const std::vector<ArgSpec> &specs,
+                                     Memory &m) {
+  std::vector<interp::Arg> args;
+  for (unsigned i = 0; i < specs.size(); ++i) {
+    if (!specs[i].isView) {
+      args.push_back(interp::Arg::ofScalar(specs[i].scalar));
+      continue;
+    }
+    args.push_back(interp::Arg::ofView(interp::View::contiguous(
+        m.views[i].data(), specs[i].elem, specs[i].extents)));
+  }
+  return args;
+}
+
+/// What a differential run observed (for extra assertions).
+struct DiffOutcome {
+  std::vector<int64_t> segmentLengths;
+  int64_t total = 0;
+};
+
+/// Runs the three executions and compares them; `reference` mutates the
+/// reference memory serially.
+inline DiffOutcome runDifferential(const kir::Kernel &k,
+                                   const std::vector<ArgSpec> &specs,
+                                   const std::function<void(Memory &)> &reference,
+                                   uint64_t seed) {
+  DiffOutcome out;
+  PipelineResult r = runPipeline(k);
+  EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0])
+                      << (r.errors.empty() ? "" : r.errors[0].message);
+  if (!r.ok())
+    return out;
+  Memory ref = makeMemory(specs, seed), kirMem = ref, fwd = ref, shuf = ref;
+  reference(ref);
+  interp::KIRRunResult kr = interp::runKernel(k, bind(specs, kirMem));
+  EXPECT_TRUE(kr.ok) << kr.error;
+  interp::PhysRunResult pr = interp::runProgram(*r.program, bind(specs, fwd));
+  EXPECT_TRUE(pr.ok) << pr.error;
+  interp::PhysRunOptions opts;
+  opts.order = interp::PhysRunOptions::Order::Shuffled;
+  opts.seed = seed;
+  opts.blockSize = 7;
+  interp::PhysRunResult sr = interp::runProgram(*r.program, bind(specs, shuf), opts);
+  EXPECT_TRUE(sr.ok) << sr.error;
+  for (unsigned i = 0; i < specs.size(); ++i) {
+    if (!specs[i].isView)
+      continue;
+    EXPECT_TRUE(kirMem.views[i] == ref.views[i])
+        << k.name << ": KIR interpreter differs from the C++ reference in arg " << i;
+    EXPECT_TRUE(fwd.views[i] == ref.views[i])
+        << k.name << ": physical program differs from the reference in arg " << i;
+    EXPECT_TRUE(shuf.views[i] == ref.views[i])
+        << k.name << ": shuffled physical program differs in arg " << i;
+  }
+  out.segmentLengths = pr.segmentLengths;
+  out.total = pr.total;
+  return out;
+}
+
+} // namespace intent::test
+
+#endif // INTENT_TEST_DIFFHARNESS_H

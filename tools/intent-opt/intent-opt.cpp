@@ -1,0 +1,131 @@
+//===- intent-opt.cpp - Run the lowering pipeline on textual KIR ----------===//
+//
+//   intent-opt FILE.kir                 parse, verify, print KIR back
+//   intent-opt --construct FILE.kir     print the physical program(s)
+//     --print-after-all                 the state after every pass
+//     --verify-each=false               skip the verifier between passes
+//     --remarks                         print construction remarks (stderr)
+//     --no-locs                         omit loc(...) and origin(...)
+//
+// Reads stdin when FILE is `-` or absent. Errors go to stderr as
+// `FILE:LINE:COL: error: ...` with exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KIR/KIR.h"
+#include "KIR/Parser.h"
+#include "Physical/IR.h"
+#include "Pipeline/Pipeline.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace intent;
+
+namespace {
+// libLLVM registers options such as -print-after-all itself, so the flags
+// are parsed by hand rather than with llvm::cl.
+std::string inputFile = "-";
+bool runConstruct = false;
+bool printAfterAll = false;
+bool verifyEach = true;
+bool remarks = false;
+bool noLocs = false;
+
+bool parseArgs(int argc, char **argv) {
+  bool haveInput = false;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a = argv[i];
+    if (a.consume_front("--") || a.consume_front("-")) {
+      if (a == "construct")
+        runConstruct = true;
+      else if (a == "print-after-all")
+        printAfterAll = true;
+      else if (a == "verify-each" || a == "verify-each=true")
+        verifyEach = true;
+      else if (a == "verify-each=false")
+        verifyEach = false;
+      else if (a == "remarks")
+        remarks = true;
+      else if (a == "no-locs")
+        noLocs = true;
+      else if (a.empty() && !haveInput)
+        haveInput = true; // "-": stdin
+      else {
+        llvm::errs() << "intent-opt: unknown option '" << argv[i] << "'\n";
+        return false;
+      }
+      continue;
+    }
+    if (haveInput) {
+      llvm::errs() << "intent-opt: more than one input file\n";
+      return false;
+    }
+    inputFile = a.str();
+    haveInput = true;
+  }
+  return true;
+}
+} // namespace
+
+static void diag(llvm::StringRef file, kir::Loc loc, llvm::StringRef kind,
+                 llvm::StringRef msg) {
+  llvm::errs() << file << ":" << loc.line << ":" << loc.col << ": " << kind
+               << ": " << msg << "\n";
+}
+
+int main(int argc, char **argv) {
+  if (!parseArgs(argc, argv))
+    return 2;
+  auto buf = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buf) {
+    llvm::errs() << "intent-opt: cannot read " << inputFile << ": "
+                 << buf.getError().message() << "\n";
+    return 1;
+  }
+  std::string error;
+  std::unique_ptr<kir::Module> m =
+      kir::parseModule((*buf)->getBuffer(), inputFile, error);
+  if (!m) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  int status = 0;
+  for (const auto &k : m->kernels) {
+    std::vector<std::string> errs;
+    if (!kir::verifyKernel(*k, errs)) {
+      for (const std::string &e : errs)
+        llvm::errs() << inputFile << ": error: kernel @" << k->name
+                     << ": KIR verifier: " << e << "\n";
+      status = 1;
+    }
+  }
+  if (status)
+    return status;
+  if (!runConstruct) {
+    kir::printModule(llvm::outs(), *m, !noLocs);
+    return 0;
+  }
+  for (const auto &k : m->kernels) {
+    PipelineOptions opts;
+    opts.verifyEach = verifyEach;
+    opts.printAfterAll = printAfterAll;
+    opts.log = printAfterAll ? &llvm::outs() : nullptr;
+    PipelineResult r = runPipeline(*k, opts);
+    if (remarks)
+      for (const phys::Remark &rm : r.remarks)
+        diag(inputFile, rm.loc, "remark", "@" + k->name + ": " + rm.text);
+    for (const construct::Diag &d : r.errors)
+      diag(inputFile, d.loc, "error", d.message);
+    for (const std::string &e : r.internalErrors)
+      llvm::errs() << inputFile << ": error: kernel @" << k->name << ": "
+                   << e << "\n";
+    if (!r.ok()) {
+      status = 1;
+      continue;
+    }
+    if (!printAfterAll)
+      phys::printProgram(llvm::outs(), *r.program, !noLocs);
+  }
+  return status;
+}
