@@ -22,6 +22,11 @@ config.substitutions.append(
     ("%intent_syntax",
      f"{clangxx} -std=c++17 -fsyntax-only -fplugin={config.intent_plugin} -I{include}"))
 config.substitutions.append(("%intent-opt", os.path.join(config.intent_tools_dir, "intent-opt")))
+runtime_include = os.path.join(config.intent_src_root, "runtime", "include")
+# Compiles a generated .kernels.cu for Hopper (device and host code).
+config.substitutions.append(
+    ("%nvcc_kernels",
+     f"{config.nvcc} -std=c++17 -arch=sm_90a -c -I{include} -I{runtime_include}"))
 config.substitutions.append(("%nvcc", config.nvcc))
 if os.path.exists(config.nvcc):
     config.available_features.add("nvcc")

@@ -4,6 +4,7 @@
 //   intent-opt --construct FILE.kir     print the physical program(s)
 //     --print-after-all                 the state after every pass
 //     --verify-each=false               skip the verifier between passes
+//   intent-opt --emit-cuda FILE.kir     construct, then print the .kernels.cu
 //     --remarks                         print construction remarks (stderr)
 //     --no-locs                         omit loc(...) and origin(...)
 //
@@ -17,6 +18,7 @@
 #include "Physical/IR.h"
 #include "Pipeline/Pipeline.h"
 
+#include "Emit/CudaEmitter.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -31,6 +33,7 @@ bool printAfterAll = false;
 bool verifyEach = true;
 bool remarks = false;
 bool noLocs = false;
+bool emitCuda = false;
 
 bool parseArgs(int argc, char **argv) {
   bool haveInput = false;
@@ -47,6 +50,8 @@ bool parseArgs(int argc, char **argv) {
         verifyEach = false;
       else if (a == "remarks")
         remarks = true;
+      else if (a == "emit-cuda")
+        runConstruct = emitCuda = true;
       else if (a == "no-locs")
         noLocs = true;
       else if (a.empty() && !haveInput)
@@ -106,6 +111,7 @@ int main(int argc, char **argv) {
     kir::printModule(llvm::outs(), *m, !noLocs);
     return 0;
   }
+  std::vector<std::unique_ptr<phys::Program>> programs;
   for (const auto &k : m->kernels) {
     PipelineOptions opts;
     opts.verifyEach = verifyEach;
@@ -124,8 +130,20 @@ int main(int argc, char **argv) {
       status = 1;
       continue;
     }
-    if (!printAfterAll)
+    if (emitCuda)
+      programs.push_back(std::move(r.program));
+    else if (!printAfterAll)
       phys::printProgram(llvm::outs(), *r.program, !noLocs);
+  }
+  if (emitCuda && status == 0) {
+    emit::EmitOptions eo;
+    eo.sourceFile = m->sourceFile.empty() ? inputFile : m->sourceFile;
+    eo.outputFile = "kernels.cu";
+    eo.lineDirectives = !noLocs;
+    std::vector<const phys::Program *> ps;
+    for (const auto &p : programs)
+      ps.push_back(p.get());
+    emit::emitKernelsFile(llvm::outs(), ps, eo);
   }
   return status;
 }
