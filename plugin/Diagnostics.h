@@ -1,0 +1,244 @@
+//===- Diagnostics.h - Every diagnostic text of the Intent front end -----===//
+//
+// All user-facing texts live here so that they read consistently: each one
+// says what is unsupported and what to do instead. Messages take Clang's
+// %0/%1 arguments. DiagReporter reports them at the user's source location,
+// drops exact duplicates (a helper inlined into two kernels reports once),
+// and can be muted while the lowering explores a loop body speculatively.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PLUGIN_DIAGNOSTICS_H
+#define INTENT_PLUGIN_DIAGNOSTICS_H
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <set>
+#include <string>
+
+namespace intent::plugin {
+
+/// The diagnostic texts, one per kind of user error.
+namespace msg {
+// Attribute and plugin arguments.
+inline constexpr const char *AttrNotFunction =
+    "'intent::kernel' attribute only applies to function definitions";
+inline constexpr const char *AttrOnMember =
+    "'intent::kernel' cannot be applied to a member function; make the kernel "
+    "a free function";
+inline constexpr const char *AttrNoBody =
+    "intent::kernel must be on a function definition";
+inline constexpr const char *AttrHasArgs =
+    "'intent::kernel' takes no arguments";
+inline constexpr const char *UnknownPluginArg =
+    "unknown Intent plugin argument '%0' (expected dump=kir, out=DIR or "
+    "remarks)";
+inline constexpr const char *BadDumpValue =
+    "unknown value '%0' for -fplugin-arg-intent-dump (expected 'kir' or 'phys')";
+
+// Kernel signature.
+inline constexpr const char *NonVoidKernel =
+    "an Intent kernel must return void; write results to a view parameter";
+inline constexpr const char *BadParamType =
+    "parameter '%0' of type %1 is not supported in an Intent kernel; use a "
+    "scalar (bool, integer, float, double) or an intent::view passed by value";
+inline constexpr const char *VariadicKernel =
+    "a variadic function cannot be an Intent kernel";
+
+// Statements.
+inline constexpr const char *Goto =
+    "'goto' is not supported in an Intent kernel; use structured control flow "
+    "(if, for, while, break, continue)";
+inline constexpr const char *Switch =
+    "'switch' is not supported in an Intent kernel; use if/else";
+inline constexpr const char *Try =
+    "'try' is not supported in an Intent kernel; kernels cannot handle "
+    "exceptions, check conditions explicitly instead";
+inline constexpr const char *RangeFor =
+    "range-based 'for' is not supported in an Intent kernel; loop over an "
+    "index and use v[i]";
+inline constexpr const char *Asm =
+    "inline assembly is not supported in an Intent kernel";
+inline constexpr const char *ReturnInLoop =
+    "'return' inside a loop is not supported in an Intent kernel; use 'break' "
+    "and test afterwards";
+inline constexpr const char *ReturnInHelperLoop =
+    "early return inside a loop is not supported in inlined helpers; use "
+    "'break' and return after the loop";
+inline constexpr const char *CondSideEffect =
+    "assignment to '%0' inside a loop condition is not supported in an Intent "
+    "kernel; move it into the loop body";
+inline constexpr const char *StaticLocal =
+    "static local variable '%0' is not supported in an Intent kernel; use a "
+    "constexpr variable or pass the value as a parameter";
+inline constexpr const char *BadLocalType =
+    "local variable '%0' of type %1 is not supported in an Intent kernel; use "
+    "scalars and intent::view";
+inline constexpr const char *ClassLocal =
+    "local variable '%0' of class type %1 is not supported in an Intent "
+    "kernel; use scalars and intent::view";
+inline constexpr const char *PointerLocal =
+    "pointer variable '%0' is not supported in an Intent kernel; use "
+    "intent::view";
+inline constexpr const char *ArrayLocal =
+    "local array '%0' is not supported in an Intent kernel; use scalars or an "
+    "intent::view parameter";
+
+// Expressions.
+inline constexpr const char *Throw =
+    "'throw' is not supported in an Intent kernel; kernels cannot raise "
+    "exceptions, check conditions explicitly instead";
+inline constexpr const char *New =
+    "'new' is not supported in an Intent kernel; allocate on the host and pass "
+    "an intent::view";
+inline constexpr const char *Delete =
+    "'delete' is not supported in an Intent kernel; free memory on the host";
+inline constexpr const char *AddressOf =
+    "taking an address ('&') is not supported in an Intent kernel; pass views "
+    "or references instead";
+inline constexpr const char *Deref =
+    "pointer dereference is not supported in an Intent kernel; index an "
+    "intent::view instead";
+inline constexpr const char *PointerArith =
+    "pointer arithmetic is not supported in an Intent kernel; index an "
+    "intent::view instead";
+inline constexpr const char *RawPointer =
+    "raw pointers are not supported in an Intent kernel; index the view "
+    "instead of using data()";
+inline constexpr const char *PointerValue =
+    "pointer values are not supported in an Intent kernel; use intent::view";
+inline constexpr const char *Subscript =
+    "built-in subscript on a pointer or array is not supported in an Intent "
+    "kernel; index an intent::view instead";
+inline constexpr const char *FunctionPointer =
+    "calls through function pointers are not supported in an Intent kernel; "
+    "call the function directly";
+inline constexpr const char *FunctionAddress =
+    "using function '%0' as a value is not supported in an Intent kernel; "
+    "call it directly";
+inline constexpr const char *VirtualCall =
+    "virtual call to '%0' is not supported in an Intent kernel; call a free "
+    "function";
+inline constexpr const char *MethodCall =
+    "call to member function '%0' of %1 is not supported in an Intent kernel "
+    "yet; use free functions and views";
+inline constexpr const char *ClassMember =
+    "member access on class type %0 is not supported in an Intent kernel yet; "
+    "use scalars and views";
+inline constexpr const char *ClassValue =
+    "values of class type %0 are not supported in an Intent kernel yet; use "
+    "scalars and views";
+inline constexpr const char *This =
+    "'this' is not supported in an Intent kernel; kernels and helpers must be "
+    "free functions";
+inline constexpr const char *NoBody =
+    "call to '%0' cannot be inlined into an Intent kernel because its body is "
+    "not visible; define it in this translation unit or a header";
+inline constexpr const char *Recursion =
+    "recursive call to '%0' is not supported in an Intent kernel (helpers are "
+    "inlined); rewrite it as a loop";
+inline constexpr const char *NonConstGlobal =
+    "global variable '%0' is not constexpr; an Intent kernel may only read "
+    "constexpr globals, pass the value as a parameter";
+inline constexpr const char *NoReturn =
+    "call to '%0', which does not return, is not supported in an Intent kernel "
+    "(this includes 'assert'); test the condition and return instead";
+inline constexpr const char *RefReturn =
+    "'%0' returns a non-const reference, which is not supported in an Intent "
+    "kernel; return a value or take a reference parameter";
+inline constexpr const char *NotYetSupported =
+    "'%0' is not supported by this version of the Intent compiler yet";
+inline constexpr const char *LambdaEscape =
+    "a lambda in an Intent kernel may only be passed to parallel_for, stored "
+    "in a local variable or called directly";
+inline constexpr const char *LambdaReturn =
+    "returning a lambda from '%0' is not supported in an Intent kernel; call "
+    "the lambda where it is defined";
+inline constexpr const char *MutableLambda =
+    "a 'mutable' lambda is not supported in an Intent kernel; use a local "
+    "variable inside the lambda instead of modifying a copy-capture";
+inline constexpr const char *ParallelRace =
+    "assignment to '%0', captured from outside the parallel_for, would race "
+    "between instances; use intent::reduce or write to a view";
+inline constexpr const char *ParallelBody =
+    "the last argument of parallel_for must be a lambda or a local variable "
+    "holding one";
+inline constexpr const char *ParallelRange =
+    "a parallel_for range must be written as range{begin, end}";
+inline constexpr const char *DynamicDim =
+    "the dimension argument of '%0' must be an integer constant expression";
+inline constexpr const char *DimRange =
+    "dimension %0 is out of range for a view of rank %1";
+inline constexpr const char *ViewConstruct =
+    "constructing an intent::view inside an Intent kernel is not supported; "
+    "take views as kernel parameters and derive sub-views (row, slice, ...)";
+inline constexpr const char *ViewMember =
+    "'view::%0' is not supported in an Intent kernel";
+inline constexpr const char *RangeArg =
+    "this argument must be written as range{begin, end} in an Intent kernel";
+inline constexpr const char *ReshapeArg =
+    "the extents of 'reshape' must be written as a braced list {e0, e1, ...}";
+inline constexpr const char *MathArgs =
+    "call to '%0' with these arguments is not supported in an Intent kernel";
+inline constexpr const char *UnsupportedType =
+    "type %0 is not supported in an Intent kernel; use bool, integer, float, "
+    "double or intent::view";
+inline constexpr const char *ReinterpretCast =
+    "'reinterpret_cast' is not supported in an Intent kernel; use static_cast "
+    "between scalar types";
+inline constexpr const char *Generic =
+    "unsupported construct '%0' in an Intent kernel";
+inline constexpr const char *GenericCast =
+    "unsupported conversion '%0' in an Intent kernel";
+
+// Internal errors: bugs in the front end, not in the user's code.
+inline constexpr const char *InternalVerify =
+    "internal error: the KIR of kernel '%0' failed verification: %1";
+} // namespace msg
+
+/// Reports diagnostics at the user's source location. Duplicates (same
+/// location and text) are dropped; while muted (speculative lowering),
+/// nothing is reported (the caller records the failure itself).
+class DiagReporter {
+public:
+  explicit DiagReporter(clang::DiagnosticsEngine &de) : engine(de) {}
+
+  /// Reports `text` at `loc`, with `args` substituted for %0, %1, ...
+  void error(clang::SourceLocation loc, llvm::StringRef text,
+             llvm::ArrayRef<std::string> args = {}) {
+    report(clang::DiagnosticIDs::Error, loc, text, args);
+  }
+  void report(clang::DiagnosticIDs::Level level, clang::SourceLocation loc,
+              llvm::StringRef text, llvm::ArrayRef<std::string> args = {}) {
+    if (muted)
+      return;
+    unsigned id = engine.getDiagnosticIDs()->getCustomDiagID(level, text);
+    std::string key = std::to_string(loc.getRawEncoding()) + ":" +
+                      std::to_string(id);
+    for (const std::string &a : args)
+      key += "\x1f" + a;
+    if (!seen.insert(key).second)
+      return;
+    clang::DiagnosticBuilder db = engine.Report(loc, id);
+    for (const std::string &a : args)
+      db << a;
+  }
+
+  /// Nonzero while speculative lowering runs: nothing is shown.
+  unsigned muted = 0;
+  clang::DiagnosticsEngine &engine;
+
+private:
+  std::set<std::string> seen;
+};
+
+/// Quotes a type the way Clang's diagnostics do: 'float *'.
+inline std::string quoted(const std::string &s) { return "'" + s + "'"; }
+
+} // namespace intent::plugin
+
+#endif // INTENT_PLUGIN_DIAGNOSTICS_H

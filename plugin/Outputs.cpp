@@ -1,0 +1,364 @@
+//===- Outputs.cpp - Phase-1 outputs: generated .cu and rewritten TU ------===//
+//
+// The rewritten TU keeps the user's line numbers: generated wrappers are
+// inserted on the line where the kernel definition ends, and the file starts
+// with `#line 1 "<original>"` after the runtime include, so diagnostics of
+// phase 2 point at the user's own lines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Outputs.h"
+
+#include "Emit/CudaEmitter.h"
+
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TemplateBase.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace clang;
+using namespace intent;
+using namespace intent::plugin;
+
+namespace {
+
+bool isKernelDecl(const FunctionDecl *fd) {
+  if (!fd)
+    return false;
+  for (const auto *a : fd->specific_attrs<AnnotateAttr>())
+    if (a->getAnnotation() == "intent::kernel")
+      return true;
+  if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern())
+    return pattern != fd && isKernelDecl(pattern);
+  return false;
+}
+
+/// A C identifier from the main file's stem, e.g. "my-app" -> "my_app".
+std::string identifierFrom(llvm::StringRef s) {
+  std::string out;
+  for (char c : s)
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
+    out = "tu_" + out;
+  return out;
+}
+
+/// `::ns1::ns2::` for a declaration's enclosing namespaces; empty when an
+/// enclosing context cannot be named (anonymous namespace, class, function).
+std::optional<std::string> namespacePrefix(const Decl *d) {
+  std::vector<std::string> parts;
+  for (const DeclContext *dc = d->getDeclContext(); dc && !dc->isTranslationUnit();
+       dc = dc->getParent()) {
+    if (dc->isExternCContext() || dc->isExternCXXContext() ||
+        isa<LinkageSpecDecl>(dc))
+      continue;
+    const auto *ns = dyn_cast<NamespaceDecl>(dc);
+    if (!ns || ns->isAnonymousNamespace())
+      return std::nullopt;
+    if (ns->isInline())
+      continue;
+    parts.push_back(ns->getNameAsString());
+  }
+  std::string s = "::";
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+    s += *it + "::";
+  return s;
+}
+
+/// The outermost namespace enclosing `d`, or `d` itself at global scope.
+const Decl *outermostGlobalDecl(const Decl *d) {
+  const Decl *top = d;
+  for (const DeclContext *dc = d->getDeclContext(); dc && !dc->isTranslationUnit();
+       dc = dc->getParent())
+    if (const auto *nd = dyn_cast<Decl>(dc))
+      top = nd;
+  return top;
+}
+
+/// `name<args>` of a specialization as C++ source that names it.
+std::string callableName(const FunctionDecl *fd, const PrintingPolicy &pp) {
+  std::string s = fd->getNameAsString();
+  if (const TemplateArgumentList *args = fd->getTemplateSpecializationArgs()) {
+    llvm::raw_string_ostream os(s);
+    printTemplateArgumentList(os, args->asArray(), pp);
+  }
+  return s;
+}
+
+class Writer {
+public:
+  Writer(ASTContext &ctx, llvm::StringRef outDir,
+         llvm::ArrayRef<CompiledKernel> kernels)
+      : ctx(ctx), sm(ctx.getSourceManager()), diags(ctx.getDiagnostics()),
+        rewriter(sm, ctx.getLangOpts()), outDir(outDir), kernels(kernels) {
+    stem = translationUnitStem(ctx);
+    opts.symbolPrefix = identifierFrom(stem) + "_";
+    if (auto fe = sm.getFileEntryRefForID(sm.getMainFileID())) {
+      llvm::SmallString<256> abs(fe->getName());
+      llvm::sys::fs::make_absolute(abs);
+      llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+      opts.sourceFile = std::string(abs);
+    }
+    llvm::SmallString<256> cu(outDir);
+    llvm::sys::path::append(cu, stem + ".kernels.cu");
+    opts.outputFile = std::string(cu);
+  }
+
+  bool run() {
+    for (const CompiledKernel &k : kernels)
+      byDecl[k.decl->getCanonicalDecl()] = &k;
+    insertWrappers();
+    rewriteCalls();
+    if (failed)
+      return false;
+    return writeKernelsFile() && writeRewrittenFile();
+  }
+
+  bool failed = false;
+
+private:
+  ASTContext &ctx;
+  SourceManager &sm;
+  DiagnosticsEngine &diags;
+  Rewriter rewriter;
+  std::string outDir;
+  llvm::ArrayRef<CompiledKernel> kernels;
+  std::string stem;
+  emit::EmitOptions opts;
+  llvm::DenseMap<const Decl *, const CompiledKernel *> byDecl;
+  /// Fully qualified wrapper name per kernel declaration.
+  llvm::DenseMap<const Decl *, std::string> callName;
+
+  void error(SourceLocation loc, llvm::StringRef msg) {
+    unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
+    diags.Report(loc, id) << msg;
+    failed = true;
+  }
+
+  std::string wrapperName(const CompiledKernel &k) {
+    return "__intent_call_" + emit::symbolName(*k.program, opts);
+  }
+
+  /// After each kernel definition (the template pattern for a
+  /// specialization): the launch function's declaration goes before the
+  /// outermost enclosing namespace, the wrapper right after the definition,
+  /// both on existing lines so that line numbers do not move.
+  void insertWrappers() {
+    PrintingPolicy pp(ctx.getLangOpts());
+    pp.SuppressScope = false;
+    // Insertion location -> texts, in kernel order (deterministic).
+    std::map<unsigned, std::string> before, after;
+    for (const CompiledKernel &k : kernels) {
+      const FunctionDecl *fd = k.decl;
+      const FunctionDecl *def = fd->getTemplateInstantiationPattern();
+      if (!def)
+        def = fd;
+      SourceLocation end = def->getEndLoc();
+      if (!sm.isWrittenInMainFile(sm.getExpansionLoc(def->getBeginLoc())))
+        continue; // kernels from headers: only main-file calls matter
+      std::optional<std::string> ns = namespacePrefix(def);
+      if (!ns) {
+        error(def->getLocation(),
+              "a kernel inside an anonymous namespace or a class cannot be "
+              "launched: its generated launcher cannot name it; move it to "
+              "a named namespace or the global scope");
+        continue;
+      }
+      if (end.isMacroID() || def->getBeginLoc().isMacroID()) {
+        error(def->getLocation(),
+              "a kernel defined by a macro expansion cannot be rewritten; "
+              "write its definition out");
+        continue;
+      }
+      std::string params = emit::wrapperParams(*k.program);
+      std::string args;
+      for (unsigned i = 0; i < k.program->params.size(); ++i)
+        args += (i ? ", " : "") + k.program->params[i].name;
+      std::string launch = emit::launchFunctionName(*k.program, opts);
+      std::string wrapper = wrapperName(k);
+      callName[fd->getCanonicalDecl()] = *ns + wrapper;
+
+      // The launcher is defined at global scope in the .cu: declare it at
+      // global scope, after a global kernel or before the outermost
+      // namespace around a namespaced one.
+      std::string decl = "void " + launch + "(" + params + ");";
+      const Decl *top = outermostGlobalDecl(def);
+      if (top != def && !isa<FunctionTemplateDecl>(top))
+        before[sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()))] +=
+            decl + " ";
+      else
+        after[sm.getFileOffset(end)] += " " + decl;
+      after[sm.getFileOffset(end)] +=
+          " inline void " + wrapper + "(" + params +
+          ") { if (::intent::rt::mode() == "
+          "::intent::rt::device_mode::reference) { "
+          "::intent::rt::note_reference_call(); " +
+          *ns + callableName(fd, pp) + "(" + args + "); return; } ::" +
+          launch + "(" + args + "); }";
+    }
+    FileID main = sm.getMainFileID();
+    for (const auto &[offset, text] : before)
+      rewriter.InsertTextBefore(sm.getComposedLoc(main, offset), text);
+    for (const auto &[offset, text] : after)
+      rewriter.InsertTextAfterToken(sm.getComposedLoc(main, offset), text);
+  }
+
+  /// Finds kernel calls and references; rewrites calls in the main file.
+  class CallFinder : public RecursiveASTVisitor<CallFinder> {
+  public:
+    explicit CallFinder(Writer &w) : w(w) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+
+    bool TraverseFunctionDecl(FunctionDecl *fd) {
+      // Calls inside a kernel body are the front end's business.
+      bool saved = inKernel;
+      if (isKernelDecl(fd))
+        inKernel = true;
+      bool ok = RecursiveASTVisitor::TraverseFunctionDecl(fd);
+      inKernel = saved;
+      return ok;
+    }
+
+    bool VisitCallExpr(CallExpr *ce) {
+      const FunctionDecl *fd = ce->getDirectCallee();
+      if (!isKernelDecl(fd))
+        return true;
+      const Expr *callee = ce->getCallee()->IgnoreImplicit();
+      if (const auto *dre = dyn_cast<DeclRefExpr>(callee))
+        callees.insert(dre);
+      if (inKernel) {
+        w.error(ce->getBeginLoc(),
+                "a kernel cannot call another kernel ('" +
+                    fd->getNameAsString() +
+                    "'): each call is one launch; call both from host code");
+        return true;
+      }
+      w.rewriteCall(ce, fd, callee);
+      return true;
+    }
+
+    bool VisitDeclRefExpr(DeclRefExpr *dre) {
+      const auto *fd = dyn_cast<FunctionDecl>(dre->getDecl());
+      if (!isKernelDecl(fd) || callees.count(dre) || inKernel)
+        return true;
+      w.error(dre->getLocation(),
+              "taking the address of kernel '" + fd->getNameAsString() +
+                  "' is not supported; call the kernel directly");
+      return true;
+    }
+
+  private:
+    Writer &w;
+    bool inKernel = false;
+    llvm::DenseSet<const DeclRefExpr *> callees;
+  };
+
+  llvm::DenseSet<unsigned> rewritten;
+
+  void rewriteCall(const CallExpr *ce, const FunctionDecl *fd,
+                   const Expr *callee) {
+    SourceLocation loc = ce->getBeginLoc();
+    if (loc.isMacroID() || callee->getEndLoc().isMacroID()) {
+      error(sm.getExpansionLoc(loc),
+            "cannot rewrite the call to kernel '" + fd->getNameAsString() +
+                "' inside a macro expansion; call the kernel outside the "
+                "macro");
+      return;
+    }
+    if (!sm.isWrittenInMainFile(loc)) {
+      error(loc, "cannot rewrite the call to kernel '" +
+                     fd->getNameAsString() +
+                     "' outside the main file; call kernels from the file "
+                     "that is compiled");
+      return;
+    }
+    auto it = callName.find(fd->getCanonicalDecl());
+    if (it == callName.end())
+      return; // the kernel failed to compile: already diagnosed
+    unsigned offset = sm.getFileOffset(callee->getBeginLoc());
+    if (!rewritten.insert(offset).second)
+      return; // a template instantiated twice shares the call's text
+    CharSourceRange range = CharSourceRange::getTokenRange(
+        callee->getBeginLoc(), callee->getEndLoc());
+    if (rewriter.ReplaceText(range, it->second))
+      error(loc, "cannot rewrite the call to kernel '" +
+                     fd->getNameAsString() + "'");
+  }
+
+  void rewriteCalls() {
+    CallFinder finder(*this);
+    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+  }
+
+  bool writeFile(llvm::StringRef path,
+                 const std::function<void(llvm::raw_ostream &)> &fn) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                          "cannot write '%0': %1");
+      diags.Report(id) << path << ec.message();
+      return false;
+    }
+    fn(os);
+    return true;
+  }
+
+  bool writeKernelsFile() {
+    std::vector<const phys::Program *> programs;
+    for (const CompiledKernel &k : kernels)
+      programs.push_back(k.program);
+    return writeFile(opts.outputFile, [&](llvm::raw_ostream &os) {
+      emit::emitKernelsFile(os, programs, opts);
+    });
+  }
+
+  bool writeRewrittenFile() {
+    llvm::SmallString<256> path(outDir);
+    llvm::sys::path::append(path, stem + ".intent.cpp");
+    return writeFile(path, [&](llvm::raw_ostream &os) {
+      os << "// Generated by the Intent compiler from " << opts.sourceFile
+         << ": kernel calls rewritten into launches. Do not edit.\n";
+      os << "#include <intent/runtime/api.hpp>\n";
+      os << "#line 1 \"" << opts.sourceFile << "\"\n";
+      FileID main = sm.getMainFileID();
+      if (const auto *buf = rewriter.getRewriteBufferFor(main))
+        buf->write(os);
+      else
+        os << sm.getBufferData(main);
+    });
+  }
+};
+
+} // namespace
+
+std::string intent::plugin::translationUnitStem(const ASTContext &ctx) {
+  const SourceManager &sm = ctx.getSourceManager();
+  if (auto fe = sm.getFileEntryRefForID(sm.getMainFileID()))
+    return llvm::sys::path::stem(fe->getName()).str();
+  return "input";
+}
+
+bool intent::plugin::writeOutputs(ASTContext &ctx, llvm::StringRef outDir,
+                                  llvm::ArrayRef<CompiledKernel> kernels) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(outDir)) {
+    DiagnosticsEngine &d = ctx.getDiagnostics();
+    d.Report(d.getCustomDiagID(DiagnosticsEngine::Error,
+                               "cannot create output directory '%0': %1"))
+        << outDir << ec.message();
+    return false;
+  }
+  Writer w(ctx, outDir, kernels);
+  return w.run();
+}

@@ -1,0 +1,43 @@
+//===- Outputs.h - Phase-1 outputs: generated .cu and rewritten TU -*- C++ -*-=//
+//
+// Writes DIR/<tu>.kernels.cu (the emitter's output) and DIR/<tu>.intent.cpp:
+// the main file with each kernel call rewritten into a call of a generated
+// `__intent_call_*` wrapper that launches the kernel (or, in reference mode,
+// runs the original serial body). Only the main file is edited; a call the
+// plugin cannot rewrite is a diagnostic at the call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PLUGIN_OUTPUTS_H
+#define INTENT_PLUGIN_OUTPUTS_H
+
+#include "Physical/IR.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace intent::plugin {
+
+/// One compiled kernel specialization: its declaration and physical program.
+struct CompiledKernel {
+  const clang::FunctionDecl *decl = nullptr;
+  const phys::Program *program = nullptr;
+};
+
+/// Writes both generated files into `outDir`. `kernelDecls` lists every
+/// annotated function (also those that failed to compile) so that calls to
+/// them are found. Returns false when a diagnostic was reported or a file
+/// could not be written.
+bool writeOutputs(clang::ASTContext &ctx, llvm::StringRef outDir,
+                  llvm::ArrayRef<CompiledKernel> kernels);
+
+/// The base name of generated files for the main file, e.g. "saxpy" for
+/// "dir/saxpy.cpp".
+std::string translationUnitStem(const clang::ASTContext &ctx);
+
+} // namespace intent::plugin
+
+#endif // INTENT_PLUGIN_OUTPUTS_H

@@ -1,0 +1,10 @@
+// An unknown plugin argument is an error; so is an unknown dump format.
+// RUN: not %intent_syntax %s -fplugin-arg-intent-bogus 2>&1 | FileCheck %s --check-prefix=ARG
+// RUN: not %intent_syntax %s -fplugin-arg-intent-dump=ast 2>&1 | FileCheck %s --check-prefix=DUMP
+// ARG: error: unknown Intent plugin argument 'bogus' (expected dump=kir, out=DIR or remarks)
+// DUMP: error: unknown value 'ast' for -fplugin-arg-intent-dump (expected 'kir')
+
+#include <intent/intent.hpp>
+using namespace intent;
+
+[[intent::kernel]] void k(view<float, 1> y) { y[0] = 1.0f; }
