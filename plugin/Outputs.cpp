@@ -150,21 +150,40 @@ private:
     return "__intent_call_" + emit::symbolName(*k.program, opts);
   }
 
-  /// After each kernel definition (the template pattern for a
-  /// specialization): the launch function's declaration goes before the
-  /// outermost enclosing namespace, the wrapper right after the definition,
-  /// both on existing lines so that line numbers do not move.
+  /// Source text of a token range in the main file.
+  std::string text(SourceRange r) {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm,
+                                ctx.getLangOpts())
+        .str();
+  }
+
+  /// Wrappers go right after each kernel definition (the template pattern
+  /// for specializations), on the line where it ends so that line numbers
+  /// do not move. Launchers are defined at global scope in the .cu, so they
+  /// are declared at global scope: after a global kernel, or before the
+  /// outermost namespace around a namespaced one.
+  ///
+  /// A plain kernel gets `__intent_call_<tu>_<name>` with the launcher's
+  /// parameters. A kernel template gets a wrapper template with the kernel's
+  /// own template and function parameter lists (so calls deduce exactly as
+  /// before, also from dependent host code) that dispatches through a traits
+  /// template specialised for every instantiation the TU uses.
   void insertWrappers() {
     PrintingPolicy pp(ctx.getLangOpts());
     pp.SuppressScope = false;
-    // Insertion location -> texts, in kernel order (deterministic).
     std::map<unsigned, std::string> before, after;
+    // Specializations grouped by their definition, in kernel order.
+    std::vector<const FunctionDecl *> defs;
+    std::map<const FunctionDecl *, std::vector<const CompiledKernel *>> specs;
     for (const CompiledKernel &k : kernels) {
-      const FunctionDecl *fd = k.decl;
-      const FunctionDecl *def = fd->getTemplateInstantiationPattern();
+      const FunctionDecl *def = k.decl->getTemplateInstantiationPattern();
       if (!def)
-        def = fd;
-      SourceLocation end = def->getEndLoc();
+        def = k.decl;
+      if (!specs.count(def))
+        defs.push_back(def);
+      specs[def].push_back(&k);
+    }
+    for (const FunctionDecl *def : defs) {
       if (!sm.isWrittenInMainFile(sm.getExpansionLoc(def->getBeginLoc())))
         continue; // kernels from headers: only main-file calls matter
       std::optional<std::string> ns = namespacePrefix(def);
@@ -175,43 +194,103 @@ private:
               "a named namespace or the global scope");
         continue;
       }
-      if (end.isMacroID() || def->getBeginLoc().isMacroID()) {
+      if (def->getEndLoc().isMacroID() || def->getBeginLoc().isMacroID()) {
         error(def->getLocation(),
               "a kernel defined by a macro expansion cannot be rewritten; "
               "write its definition out");
         continue;
       }
-      std::string params = emit::wrapperParams(*k.program);
-      std::string args;
-      for (unsigned i = 0; i < k.program->params.size(); ++i)
-        args += (i ? ", " : "") + k.program->params[i].name;
-      std::string launch = emit::launchFunctionName(*k.program, opts);
-      std::string wrapper = wrapperName(k);
-      callName[fd->getCanonicalDecl()] = *ns + wrapper;
-
-      // The launcher is defined at global scope in the .cu: declare it at
-      // global scope, after a global kernel or before the outermost
-      // namespace around a namespaced one.
-      std::string decl = "void " + launch + "(" + params + ");";
+      std::string wrapper =
+          "__intent_call_" + opts.symbolPrefix + def->getNameAsString();
+      unsigned endOffset = sm.getFileOffset(def->getEndLoc());
       const Decl *top = outermostGlobalDecl(def);
-      if (top != def && !isa<FunctionTemplateDecl>(top))
-        before[sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()))] +=
-            decl + " ";
-      else
-        after[sm.getFileOffset(end)] += " " + decl;
-      after[sm.getFileOffset(end)] +=
-          " inline void " + wrapper + "(" + params +
-          ") { if (::intent::rt::mode() == "
-          "::intent::rt::device_mode::reference) { "
-          "::intent::rt::note_reference_call(); " +
-          *ns + callableName(fd, pp) + "(" + args + "); return; } ::" +
-          launch + "(" + args + "); }";
+      bool global = top == def || isa<FunctionTemplateDecl>(top);
+      auto declareLauncher = [&](const CompiledKernel &k) {
+        std::string decl = "void " + emit::launchFunctionName(*k.program, opts) +
+                           "(" + emit::wrapperParams(*k.program) + ");";
+        if (global)
+          after[endOffset] += " " + decl;
+        else
+          before[sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()))] +=
+              decl + " ";
+      };
+      for (const CompiledKernel *k : specs[def])
+        callName[k->decl->getCanonicalDecl()] = wrapper;
+      callName[def->getCanonicalDecl()] = wrapper;
+
+      std::string reference =
+          " if (::intent::rt::mode() == ::intent::rt::device_mode::reference) "
+          "{ ::intent::rt::note_reference_call(); ";
+      const FunctionTemplateDecl *tmpl = def->getDescribedFunctionTemplate();
+      if (!tmpl) {
+        const CompiledKernel &k = *specs[def].front();
+        std::string args = argNames(*k.program);
+        declareLauncher(k);
+        after[endOffset] += " inline void " + wrapper + "(" +
+                            emit::wrapperParams(*k.program) + ") {" +
+                            reference + *ns + callableName(k.decl, pp) + "(" +
+                            args + "); return; } ::" +
+                            emit::launchFunctionName(*k.program, opts) + "(" +
+                            args + "); }";
+        continue;
+      }
+      const TemplateParameterList *tpl = tmpl->getTemplateParameters();
+      std::string targs, params, args;
+      for (unsigned i = 0; i < tpl->size(); ++i) {
+        const NamedDecl *tp = tpl->getParam(i);
+        if (tp->getName().empty()) {
+          error(tp->getLocation(),
+                "an unnamed template parameter of a kernel cannot be "
+                "forwarded by its launcher; give it a name");
+          break;
+        }
+        targs += (i ? ", " : "") + tp->getNameAsString() +
+                 (tp->isParameterPack() ? "..." : "");
+      }
+      for (unsigned i = 0; i < def->getNumParams(); ++i) {
+        const ParmVarDecl *pv = def->getParamDecl(i);
+        if (pv->getName().empty()) {
+          error(pv->getLocation(), "an unnamed parameter of a kernel cannot "
+                                   "be forwarded by its launcher; give it a "
+                                   "name");
+          break;
+        }
+        params += (i ? ", " : "") + text(pv->getSourceRange());
+        args += (i ? ", " : "") + pv->getNameAsString();
+      }
+      std::string traits =
+          "__intent_launch_" + opts.symbolPrefix + def->getNameAsString();
+      std::string tplText = text(tpl->getSourceRange());
+      after[endOffset] += " " + tplText + " struct " + traits + "; " +
+                          tplText + " inline void " + wrapper + "(" + params +
+                          ") {" + reference + def->getNameAsString() + "<" +
+                          targs + ">(" + args + "); return; } " + traits +
+                          "<" + targs + ">::launch(" + args + "); }";
+      for (const CompiledKernel *k : specs[def]) {
+        declareLauncher(*k);
+        std::string targsText;
+        llvm::raw_string_ostream os(targsText);
+        printTemplateArgumentList(
+            os, k->decl->getTemplateSpecializationArgs()->asArray(), pp);
+        after[endOffset] += " template <> struct " + traits + targsText +
+                            " { static void launch(" +
+                            emit::wrapperParams(*k->program) + ") { ::" +
+                            emit::launchFunctionName(*k->program, opts) + "(" +
+                            argNames(*k->program) + "); } };";
+      }
     }
     FileID main = sm.getMainFileID();
     for (const auto &[offset, text] : before)
       rewriter.InsertTextBefore(sm.getComposedLoc(main, offset), text);
     for (const auto &[offset, text] : after)
       rewriter.InsertTextAfterToken(sm.getComposedLoc(main, offset), text);
+  }
+
+  static std::string argNames(const phys::Program &p) {
+    std::string args;
+    for (unsigned i = 0; i < p.params.size(); ++i)
+      args += (i ? ", " : "") + p.params[i].name;
+    return args;
   }
 
   /// Finds kernel calls and references; rewrites calls in the main file.
@@ -231,11 +310,26 @@ private:
     }
 
     bool VisitCallExpr(CallExpr *ce) {
+      const Expr *callee = ce->getCallee()->IgnoreImplicit();
+      // A call in a template's pattern that names a kernel template: its
+      // text is shared by every instantiation, so rewrite it here too.
+      if (const auto *ule = dyn_cast<UnresolvedLookupExpr>(callee)) {
+        for (const NamedDecl *d : ule->decls()) {
+          const FunctionDecl *fd = d->getAsFunction();
+          if (!isKernelDecl(fd))
+            continue;
+          if (inKernel)
+            break;
+          w.rewriteCall(ce, fd, ule->getNameLoc());
+          break;
+        }
+        return true;
+      }
       const FunctionDecl *fd = ce->getDirectCallee();
       if (!isKernelDecl(fd))
         return true;
-      const Expr *callee = ce->getCallee()->IgnoreImplicit();
-      if (const auto *dre = dyn_cast<DeclRefExpr>(callee))
+      const auto *dre = dyn_cast<DeclRefExpr>(callee);
+      if (dre)
         callees.insert(dre);
       if (inKernel) {
         w.error(ce->getBeginLoc(),
@@ -244,7 +338,13 @@ private:
                     "'): each call is one launch; call both from host code");
         return true;
       }
-      w.rewriteCall(ce, fd, callee);
+      if (!dre) {
+        w.error(ce->getBeginLoc(),
+                "cannot rewrite this call to kernel '" +
+                    fd->getNameAsString() + "'; call the kernel by name");
+        return true;
+      }
+      w.rewriteCall(ce, fd, dre->getLocation());
       return true;
     }
 
@@ -266,10 +366,12 @@ private:
 
   llvm::DenseSet<unsigned> rewritten;
 
+  /// Replaces the kernel's name at `nameLoc` by its wrapper's name; the
+  /// qualifier and explicit template arguments stay as written.
   void rewriteCall(const CallExpr *ce, const FunctionDecl *fd,
-                   const Expr *callee) {
+                   SourceLocation nameLoc) {
     SourceLocation loc = ce->getBeginLoc();
-    if (loc.isMacroID() || callee->getEndLoc().isMacroID()) {
+    if (loc.isMacroID() || nameLoc.isMacroID()) {
       error(sm.getExpansionLoc(loc),
             "cannot rewrite the call to kernel '" + fd->getNameAsString() +
                 "' inside a macro expansion; call the kernel outside the "
@@ -283,15 +385,18 @@ private:
                      "that is compiled");
       return;
     }
-    auto it = callName.find(fd->getCanonicalDecl());
+    const FunctionDecl *key = fd;
+    if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern())
+      key = pattern;
+    else if (const FunctionTemplateDecl *t = fd->getPrimaryTemplate())
+      key = t->getTemplatedDecl();
+    auto it = callName.find(key->getCanonicalDecl());
     if (it == callName.end())
       return; // the kernel failed to compile: already diagnosed
-    unsigned offset = sm.getFileOffset(callee->getBeginLoc());
+    unsigned offset = sm.getFileOffset(nameLoc);
     if (!rewritten.insert(offset).second)
       return; // a template instantiated twice shares the call's text
-    CharSourceRange range = CharSourceRange::getTokenRange(
-        callee->getBeginLoc(), callee->getEndLoc());
-    if (rewriter.ReplaceText(range, it->second))
+    if (rewriter.ReplaceText(nameLoc, fd->getName().size(), it->second))
       error(loc, "cannot rewrite the call to kernel '" +
                      fd->getNameAsString() + "'");
   }
