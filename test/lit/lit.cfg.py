@@ -16,13 +16,14 @@ clangxx = os.path.join(config.llvm_tools_dir, "clang++")
 include = os.path.join(config.intent_src_root, "include")
 config.substitutions.append(("%clangxx", clangxx))
 config.substitutions.append(("%plugin", config.intent_plugin))
+runtime_include = os.path.join(config.intent_src_root, "runtime", "include")
+config.substitutions.append(("%intent_runtime_include", runtime_include))
 config.substitutions.append(("%intent_include", include))
 # Phase 1 of the compiler on one file: parse, run the plugin, produce nothing else.
 config.substitutions.append(
     ("%intent_syntax",
      f"{clangxx} -std=c++17 -fsyntax-only -fplugin={config.intent_plugin} -I{include}"))
 config.substitutions.append(("%intent-opt", os.path.join(config.intent_tools_dir, "intent-opt")))
-runtime_include = os.path.join(config.intent_src_root, "runtime", "include")
 # Compiles a generated .kernels.cu for Hopper (device and host code).
 config.substitutions.append(
     ("%nvcc_kernels",

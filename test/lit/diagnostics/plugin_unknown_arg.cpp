@@ -2,7 +2,7 @@
 // RUN: not %intent_syntax %s -fplugin-arg-intent-bogus 2>&1 | FileCheck %s --check-prefix=ARG
 // RUN: not %intent_syntax %s -fplugin-arg-intent-dump=ast 2>&1 | FileCheck %s --check-prefix=DUMP
 // ARG: error: unknown Intent plugin argument 'bogus' (expected dump=kir, out=DIR or remarks)
-// DUMP: error: unknown value 'ast' for -fplugin-arg-intent-dump (expected 'kir')
+// DUMP: error: unknown value 'ast' for -fplugin-arg-intent-dump (expected 'kir' or 'phys')
 
 #include <intent/intent.hpp>
 using namespace intent;

@@ -1,0 +1,35 @@
+// The rewritten TU keeps the user's lines: the wrapper goes on the line where
+// the kernel ends, the call site names the wrapper, and the file maps back to
+// the original with #line. The generated .cu has one __global__ and the
+// launcher the wrapper calls; both compile.
+// RUN: rm -rf %t && %intent_syntax -I%intent_runtime_include -fplugin-arg-intent-out=%t %s
+// RUN: FileCheck %s --check-prefix=TU < %t/saxpy_call.intent.cpp
+// RUN: FileCheck %s --check-prefix=CU < %t/saxpy_call.kernels.cu
+// RUN: %clangxx -std=c++17 -fsyntax-only -I%intent_include -I%intent_runtime_include %t/saxpy_call.intent.cpp
+// RUN: %nvcc_kernels %t/saxpy_call.kernels.cu -o %t/k.o
+// REQUIRES: nvcc
+#include <intent/intent.hpp>
+using namespace intent;
+
+[[intent::kernel]] void saxpy(view<float, 1> y, view<const float, 1> x, float a) {
+  parallel_for(y.extent(0), [&](intent::index i) { y[i] = a * x[i] + y[i]; });
+}
+
+void host(view<float, 1> y, view<const float, 1> x) {
+  saxpy(y, x, 2.0f);
+  ::saxpy(y, x, 3.0f);
+}
+
+// TU: #include <intent/runtime/api.hpp>
+// TU-NEXT: #line 1 "{{.*}}saxpy_call.cpp"
+// TU: } void __intent_launch_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a); inline void __intent_call_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a) { if (::intent::rt::mode() == ::intent::rt::device_mode::reference) { ::intent::rt::note_reference_call(); ::saxpy(y, x, a); return; } ::__intent_launch_saxpy_call_saxpy(y, x, a); }
+// TU: void host(view<float, 1> y, view<const float, 1> x) {
+// TU-NEXT:   __intent_call_saxpy_call_saxpy(y, x, 2.0f);
+// TU-NEXT:   ::__intent_call_saxpy_call_saxpy(y, x, 3.0f);
+
+// CU: #include <intent/runtime/kernel.hpp>
+// CU: #line 15 "{{.*}}saxpy_call.cpp"
+// CU: #line {{[0-9]+}} "{{.*}}saxpy_call.kernels.cu"
+// CU: __global__ void
+// CU-NOT: __global__
+// CU: void __intent_launch_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a) {
