@@ -14,7 +14,7 @@ mkdir -p "$logdir"
 
 # lit: FileCheck and -verify tests.
 echo "== lit"
-python3 /usr/lib/llvm-19/build/utils/lit/lit.py -q -j"${INTENT_JOBS:-2}" "$build/test/lit" \
+python3 /usr/lib/llvm-19/build/utils/lit/lit.py -s -j"${INTENT_JOBS:-2}" "$build/test/lit" \
   >"$logdir/lit.log" 2>&1
 cat "$logdir/lit.log"
 p=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$logdir/lit.log" | head -1)
@@ -35,6 +35,19 @@ for t in "$build"/test/intent_*_tests; do
   if [ -z "$p" ] && [ -z "$f" ]; then f=1; cat "$logdir/$name.log"; fi
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 done
+
+# CTest: the runtime's tests (hand-written "as if generated" kernels in every
+# execution mode, launch helper, device helpers, driver, CMake package). GPU
+# runs are skipped without a GPU.
+echo "== ctest (runtime)"
+ctest --test-dir "$build" -j"${INTENT_JOBS:-2}" --output-on-failure >"$logdir/ctest.log" 2>&1
+p=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed' "$logdir/ctest.log")
+f=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception|Not Run)' "$logdir/ctest.log")
+sk=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' "$logdir/ctest.log")
+grep -E 'tests passed|\*\*\*(Failed|Timeout|Exception)' "$logdir/ctest.log"
+echo "ctest: $p passed, $f failed, $sk skipped (GPU runs need a GPU)"
+if [ "$p" -eq 0 ]; then f=$((f + 1)); fi
+passed=$((passed + p)); failed=$((failed + f))
 
 # Execution tests: every example and test program, compiled through the
 # plugin, run in CPU mode and compared with the serial reference.
