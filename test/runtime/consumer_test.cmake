@@ -2,7 +2,8 @@
 #       -DGENERATOR=<generator> -P consumer_test.cmake
 # Installs the build into WORK/prefix, checks the installed tree, builds the
 # consumer project against it with find_package(Intent) +
-# intent_add_executable, and runs the result and the installed intentc.
+# intent_add_executable (phase 1 through the installed plugin), and runs the
+# result and the installed intentc.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(PREFIX ${WORK}/prefix)
@@ -30,8 +31,9 @@ foreach(f include/intent/intent.hpp include/intent/view.hpp
   endif()
 endforeach()
 
+# Phase 1 runs the installed plugin (no hand-written files).
 step(${CMAKE_COMMAND} -G ${GENERATOR} -S ${SRC}/consumer -B ${WORK}/build
-     -DCMAKE_PREFIX_PATH=${PREFIX} -DINTENT_TEST_GENERATED_DIR=${SRC}/gen)
+     -DCMAKE_PREFIX_PATH=${PREFIX})
 step(${CMAKE_COMMAND} --build ${WORK}/build)
 foreach(mode cpu reference auto)
   step(${CMAKE_COMMAND} -E env INTENT_DEVICE=${mode} ${WORK}/build/consumer_saxpy)
@@ -39,8 +41,7 @@ foreach(mode cpu reference auto)
 endforeach()
 
 # The installed driver finds its runtime and headers relative to itself.
-step(${PREFIX}/bin/intentc -O2 --from-generated ${SRC}/gen ${SRC}/saxpy.cpp
-     -o ${WORK}/saxpy_installed)
+step(${PREFIX}/bin/intentc -O2 ${SRC}/saxpy.cpp -o ${WORK}/saxpy_installed)
 step(${CMAKE_COMMAND} -E env INTENT_DEVICE=cpu ${WORK}/saxpy_installed)
 message(STATUS "installed intentc: ${STEP_OUTPUT}")
 step(${PREFIX}/bin/intentc --print-config)
