@@ -49,6 +49,19 @@ echo "ctest: $p passed, $f failed, $sk skipped (GPU runs need a GPU)"
 if [ "$p" -eq 0 ]; then f=$((f + 1)); fi
 passed=$((passed + p)); failed=$((failed + f))
 
+# The copy primitive's round trips (global -> shared -> global), CPU mode.
+echo "== copy round trips"
+"$root/test/copy/run.sh" >"$logdir/copy.log" 2>&1
+grep -E '^FAIL' "$logdir/copy.log"
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/copy.log" | tail -1)
+echo "copy: ${line:-no result}"
+if [ -n "$line" ]; then
+  passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+  failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+else
+  failed=$((failed + 1)); tail -20 "$logdir/copy.log"
+fi
+
 # Execution tests: every example and test program, compiled through the
 # plugin, run in CPU mode and compared with the serial reference.
 if [ -x "$root/test/exec/run.sh" ]; then
