@@ -76,5 +76,21 @@ if [ -x "$root/test/exec/run.sh" ]; then
   fi
 fi
 
+# Differential fuzzing: a fixed-seed batch of random kernels, each built as
+# plain serial C++ and through the plugin (CPU mode); outputs must be equal.
+# test/fuzz/run_fuzz.sh --seed S --count N runs longer batches.
+echo "== fuzz (fixed seed)"
+"$root/test/fuzz/run_fuzz.sh" --seed 1 --count "${INTENT_FUZZ_COUNT:-60}" "$build" \
+  >"$logdir/fuzz.log" 2>&1
+grep -E '^FAIL' -A12 "$logdir/fuzz.log"
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/fuzz.log" | tail -1)
+echo "fuzz: ${line:-no result}"
+if [ -n "$line" ]; then
+  passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+  failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+else
+  failed=$((failed + 1)); tail -20 "$logdir/fuzz.log"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

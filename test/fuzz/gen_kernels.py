@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Writes random, valid Intent C++ programs for differential testing.
+
+    gen_kernels.py --seed S --count N --out DIR [--first K]
+
+writes DIR/fuzz_S_K.cpp for K = first .. first+N-1. Program K depends only on
+(S, K), so any single program can be regenerated. Each program defines one
+kernel (see kernelgen.py) plus helper functions, and a main() that fills the
+inputs and outputs from a fixed-seed generator, lays the views out with random
+strides (padding, permuted dimensions, negative and, for inputs, zero
+strides), calls the kernel once and prints one line per output buffer:
+its element type, size and a 64-bit FNV-1a hash of the element bits (the
+whole buffer, so a write outside the view shows). With --dump it prints every
+element instead (integers exactly, floating point with %a). All values are
+exact by construction (see exprgen.py), so a serial build (plain g++) and an
+Intent build must print identical text. Under INTENT_CHECK_LAUNCHES=1 a
+program built with the runtime also exits with status 3 unless the call
+counted as exactly one launch.
+"""
+
+import argparse
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from kernelgen import KernelGen, helper  # noqa: E402
+
+PRELUDE = """\
+#if __has_include(<intent/runtime.hpp>)
+#include <intent/runtime.hpp>
+#define FUZZ_HAS_RUNTIME 1
+#else
+#include <intent/intent.hpp>
+#define FUZZ_HAS_RUNTIME 0
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+"""
+
+SUPPORT = r"""
+namespace mem {
+#if FUZZ_HAS_RUNTIME
+template <class T> using array = intent::array<T>;
+#else
+/// Host memory standing in for intent::array without the runtime.
+template <class T> class array {
+public:
+  explicit array(const std::vector<T> &V) : Data(V) {}
+  T *data() const { return Data.data(); }
+  std::vector<T> to_vector() const { return Data; }
+
+private:
+  mutable std::vector<T> Data;
+};
+#endif
+} // namespace mem
+
+namespace support {
+
+/// splitmix64: the same sequence on every platform.
+struct Rng {
+  std::uint64_t State;
+  std::uint64_t next() {
+    std::uint64_t Z = (State += 0x9e3779b97f4a7c15ull);
+    Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
+    return Z ^ (Z >> 31);
+  }
+  /// A uniform integer in [Lo, Hi].
+  std::int64_t in(std::int64_t Lo, std::int64_t Hi) {
+    return Lo + static_cast<std::int64_t>(
+                    next() % static_cast<std::uint64_t>(Hi - Lo + 1));
+  }
+};
+
+template <class T> std::vector<T> ints(Rng &G, std::size_t N, std::int64_t Lo,
+                                       std::int64_t Hi) {
+  std::vector<T> V(N);
+  for (T &X : V)
+    X = static_cast<T>(G.in(Lo, Hi));
+  return V;
+}
+
+inline std::vector<std::uint32_t> words(Rng &G, std::size_t N) {
+  std::vector<std::uint32_t> V(N);
+  for (std::uint32_t &X : V)
+    X = static_cast<std::uint32_t>(G.next() >> 32);
+  return V;
+}
+
+/// Multiples of 1/4 in [-64, 64].
+template <class T> std::vector<T> quarters(Rng &G, std::size_t N) {
+  std::vector<T> V(N);
+  for (T &X : V)
+    X = static_cast<T>(G.in(-256, 256)) / 4;
+  return V;
+}
+
+/// The bits of X; -0.0 counts as +0.0 (fmin/fmax may pick either zero).
+template <class T> std::uint64_t bits(T X) {
+  if (std::is_floating_point<T>::value && X == 0)
+    X = 0;
+  std::uint64_t B = 0;
+  std::memcpy(&B, &X, sizeof(T));
+  return B;
+}
+
+template <class T> void report(const char *Name, const char *Type,
+                               const std::vector<T> &V, bool Dump) {
+  if (Dump) {
+    for (std::size_t I = 0; I < V.size(); ++I) {
+      if (std::is_floating_point<T>::value)
+        std::printf("%s[%zu] = %a\n", Name, I,
+                    static_cast<double>(V[I] == 0 ? T(0) : V[I]));
+      else if (std::is_signed<T>::value)
+        std::printf("%s[%zu] = %lld\n", Name, I, static_cast<long long>(V[I]));
+      else
+        std::printf("%s[%zu] = %llu\n", Name, I,
+                    static_cast<unsigned long long>(V[I]));
+    }
+    return;
+  }
+  std::uint64_t H = 0xcbf29ce484222325ull;
+  for (const T &X : V) {
+    std::uint64_t B = bits(X);
+    for (std::size_t K = 0; K < sizeof(T); ++K) {
+      H ^= (B >> (8 * K)) & 0xff;
+      H *= 0x100000001b3ull;
+    }
+  }
+  std::printf("%s %s[%zu] %016llx\n", Name, Type, V.size(),
+              static_cast<unsigned long long>(H));
+}
+
+} // namespace support
+using namespace support;
+"""
+
+
+def layout(rng, extents, output):
+    """(offset, strides, buffer size) of a random injective layout (inputs may
+    also broadcast a dimension with stride 0)."""
+    rank = len(extents)
+    order = list(range(rank))
+    if rng.random() < 0.3:
+        rng.shuffle(order)
+    strides = [0] * rank
+    running = 1
+    for d in reversed(order):
+        s = running * rng.choice([1, 1, 1, 2])
+        strides[d] = s
+        running = s * max(extents[d], 1) + rng.choice([0, 0, 1, 3])
+    for d in range(rank):
+        if not output and rng.random() < 0.08:
+            strides[d] = 0
+        elif rng.random() < 0.15:
+            strides[d] = -strides[d]
+    offset = sum(max(e - 1, 0) * -s for e, s in zip(extents, strides) if s < 0)
+    offset += rng.choice([0, 0, 2, 5])
+    top = offset + sum(max(e - 1, 0) * s for e, s in zip(extents, strides) if s > 0)
+    return offset, strides, top + 1 + rng.choice([0, 0, 3])
+
+
+def fill(p, n):
+    lo, hi, _ = p.fill
+    if p.st == "u32":
+        return f"words(G, {n})"
+    if p.st in ("f32", "f64"):
+        return f"quarters<{p.ctype}>(G, {n})"
+    return f"ints<{p.ctype}>(G, {n}, {lo}, {hi})"
+
+
+def program(seed, index):
+    """The text of program `index` of `seed`."""
+    rng = random.Random(f"intent-fuzz:{seed}:{index}")
+    helpers, helper_lines = [], []
+    for h in range(rng.randint(0, 2)):
+        lines, sig = helper(rng, f"helper{h}")
+        helper_lines += lines + [""]
+        helpers.append(sig)
+    kg = KernelGen(rng, "kernel", helpers)
+    kernel = kg.generate()
+
+    out = [f"// Generated by test/fuzz/gen_kernels.py --seed {seed} "
+           f"(program {index}). Do not edit.", PRELUDE,
+           "namespace fuzz {", "using intent::index;", "using intent::parallel_for;",
+           "using intent::range;", "using intent::view;", ""]
+    out += helper_lines + kernel + ["", "} // namespace fuzz", SUPPORT]
+    out += ["int main(int argc, char **argv) {",
+            "  bool Dump = argc > 1 && std::strcmp(argv[1], \"--dump\") == 0;",
+            f"  Rng G{{{rng.randrange(2**63)}ull}};"]
+    args = []
+    for p in kg.outputs + kg.inputs:
+        off, strides, size = layout(rng, p.extents, p.output)
+        const = "" if p.output else "const "
+        ext = ", ".join(str(e) for e in p.extents)
+        st = ", ".join(str(s) for s in strides)
+        out += [f"  mem::array<{p.ctype}> A_{p.name}({fill(p, size)});",
+                f"  intent::view<{const}{p.ctype}, {p.rank}> {p.name}("
+                f"A_{p.name}.data() + {off}, {{{ext}}}, {{{st}}});"]
+        args.append(p.name)
+    args += [text for _, _, text in kg.scalars]
+    out += ["#if FUZZ_HAS_RUNTIME",
+            "  std::uint64_t Before = intent::rt::launch_count();",
+            "#endif",
+            f"  fuzz::kernel({', '.join(args)});",
+            "#if FUZZ_HAS_RUNTIME",
+            "  std::uint64_t Calls = intent::rt::launch_count() - Before;",
+            "  const char *Check = std::getenv(\"INTENT_CHECK_LAUNCHES\");",
+            "  if (Check && Check[0] == '1' && Calls != 1) {",
+            "    std::fprintf(stderr, \"one kernel call counted as %llu launches\\n\",",
+            "                 static_cast<unsigned long long>(Calls));",
+            "    return 3;",
+            "  }",
+            "  if (Check && Check[0] == '1')",
+            "    std::fprintf(stderr, \"mode %s: %llu launch, %llu programs\\n\",",
+            "                 intent::rt::mode_name(intent::rt::mode()),",
+            "                 static_cast<unsigned long long>(Calls),",
+            "                 static_cast<unsigned long long>(intent::rt::program_count()));",
+            "#endif"]
+    for p in kg.outputs:
+        out.append(f"  report(\"{p.name}\", \"{p.ctype}\", A_{p.name}.to_vector(), Dump);")
+    out += ["  return 0;", "}", ""]
+    return "\n".join(out)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--count", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args(argv)
+    os.makedirs(a.out, exist_ok=True)
+    for k in range(a.first, a.first + a.count):
+        path = os.path.join(a.out, f"fuzz_{a.seed}_{k}.cpp")
+        with open(path, "w") as f:
+            f.write(program(a.seed, k))
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
