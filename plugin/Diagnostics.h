@@ -35,8 +35,10 @@ inline constexpr const char *AttrNoBody =
 inline constexpr const char *AttrHasArgs =
     "'intent::kernel' takes no arguments";
 inline constexpr const char *UnknownPluginArg =
-    "unknown Intent plugin argument '%0' (expected dump=kir, out=DIR or "
-    "remarks)";
+    "unknown Intent plugin argument '%0' (expected dump=kir, dump=phys, "
+    "stop-after=kir, out=DIR or remarks)";
+inline constexpr const char *BadStopAfterValue =
+    "unknown value '%0' for -fplugin-arg-intent-stop-after (expected 'kir')";
 inline constexpr const char *BadDumpValue =
     "unknown value '%0' for -fplugin-arg-intent-dump (expected 'kir' or 'phys')";
 
@@ -80,7 +82,7 @@ inline constexpr const char *BadLocalType =
     "scalars and intent::view";
 inline constexpr const char *ClassLocal =
     "local variable '%0' of class type %1 is not supported in an Intent "
-    "kernel; use scalars and intent::view";
+    "kernel; use scalars, intent::view and structs whose fields are scalars";
 inline constexpr const char *PointerLocal =
     "pointer variable '%0' is not supported in an Intent kernel; use "
     "intent::view";
@@ -131,7 +133,11 @@ inline constexpr const char *ClassMember =
     "use scalars and views";
 inline constexpr const char *ClassValue =
     "values of class type %0 are not supported in an Intent kernel yet; use "
-    "scalars and views";
+    "scalars, views and structs whose fields are scalars";
+inline constexpr const char *ClassConstructor =
+    "constructing %0 with a constructor is not supported in an Intent "
+    "kernel; give the struct no constructors and use brace initialization "
+    "({a, b, ...})";
 inline constexpr const char *This =
     "'this' is not supported in an Intent kernel; kernels and helpers must be "
     "free functions";
@@ -164,11 +170,37 @@ inline constexpr const char *MutableLambda =
 inline constexpr const char *ParallelRace =
     "assignment to '%0', captured from outside the parallel_for, would race "
     "between instances; use intent::reduce or write to a view";
+
+// Reductions: reduce, scan, argmax/argmin, region_fold, region_scan.
+inline constexpr const char *RegionCapture =
+    "assignment to '%0', captured from outside %1, is not supported: "
+    "reduction callbacks may run in any order and in parallel; return the "
+    "value from the lambda, or write to a view from an emit or store lambda";
+inline constexpr const char *RegionStore =
+    "%0 must not write to a view: it may run any number of times and in any "
+    "order; write results from an emit or store lambda, or after the "
+    "reduction";
+inline constexpr const char *RegionParallel =
+    "parallel_for inside %0 is not supported; use an ordinary loop there, or "
+    "put the reduction inside the parallel_for";
+inline constexpr const char *CallbackArg =
+    "the %0 argument of '%1' must be a lambda, a local variable holding one, "
+    "or a function object";
+inline constexpr const char *CallbackArity = "%0 must take the arguments %1";
+inline constexpr const char *AccumulatorType =
+    "the accumulator type %0 of '%1' is not supported in an Intent kernel; "
+    "use a scalar or a struct whose fields are scalars";
+inline constexpr const char *ArgValueType =
+    "the value type %0 of '%1' is not supported in an Intent kernel; the "
+    "value lambda must return a scalar";
+inline constexpr const char *ConstEnumArg =
+    "the %0 argument of '%1' must be a constant enumerator (e.g. %2) so the "
+    "compiler knows it; to choose at run time, branch around two calls";
+inline constexpr const char *RegionOffsets =
+    "the offsets of '%0' must be a rank-1 view of integers";
 inline constexpr const char *ParallelBody =
     "the last argument of parallel_for must be a lambda or a local variable "
     "holding one";
-inline constexpr const char *ParallelRange =
-    "a parallel_for range must be written as range{begin, end}";
 inline constexpr const char *DynamicDim =
     "the dimension argument of '%0' must be an integer constant expression";
 inline constexpr const char *DimRange =

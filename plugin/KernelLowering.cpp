@@ -27,6 +27,7 @@ KernelLowering::KernelLowering(ASTContext &ctx, DiagReporter &diags)
 
 bool KernelLowering::lower(const FunctionDecl *fd, kir::Kernel &k) {
   kernel = &k;
+  kernelFile = sm.getFileID(sm.getExpansionLoc(fd->getLocation()));
   b = std::make_unique<kir::Builder>(k);
   b->setInsertionBlock(&k.body->block);
   at(fd->getLocation());
@@ -106,8 +107,15 @@ kir::Loc KernelLowering::toLoc(SourceLocation loc) const {
 }
 
 void KernelLowering::at(SourceLocation loc) {
-  if (b && loc.isValid())
-    b->loc = toLoc(loc);
+  if (!b || loc.isInvalid())
+    return;
+  // KIR locations are line:col in the kernel's file; code inlined from
+  // another file (an intent::ops combine, a library helper) keeps the
+  // location of the user's construct that called it.
+  if (kernelFile.isValid() &&
+      sm.getFileID(sm.getExpansionLoc(loc)) != kernelFile)
+    return;
+  b->loc = toLoc(loc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -279,17 +287,50 @@ kir::Value *KernelLowering::convert(kir::Value *v, kir::Type to) {
 // Locals and view elements
 //===----------------------------------------------------------------------===//
 
+/// The leaves of a constant of scalar or aggregate type, in field order.
+static bool
+constantLeaves(const APValue &v, QualType t,
+               llvm::SmallVectorImpl<std::pair<APValue, QualType>> &out) {
+  const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!rd) {
+    out.push_back({v, t});
+    return true;
+  }
+  if (!v.isStruct())
+    return false;
+  unsigned i = 0;
+  for (const FieldDecl *f : rd->fields())
+    if (!constantLeaves(v.getStructField(i++), f->getType(), out))
+      return false;
+  return true;
+}
+
 kir::Value *KernelLowering::readVar(const VarDecl *vd, SourceLocation loc) {
   auto alias = aliases.find(vd);
   if (alias != aliases.end())
     return read(alias->second, loc);
-  auto it = env.find(vd);
+  if (isAggregateType(vd->getType())) {
+    LValue lv;
+    lv.kind = LValue::Kind::Local;
+    lv.var = vd;
+    lv.count = aggregateLeaves(vd->getType())->size();
+    lv.aggregate = true;
+    return read(lv, loc);
+  }
+  return readSlot(vd, 0, loc);
+}
+
+kir::Value *KernelLowering::readSlot(const VarDecl *vd, unsigned leaf,
+                                     SourceLocation loc) {
+  auto it = env.find({vd, leaf});
   if (it != env.end())
     return it->second;
   if (vd->isUsableInConstantExpressions(ctx)) {
     if (const APValue *v = vd->evaluateValue()) {
       at(loc);
-      return constant(*v, vd->getType(), loc);
+      llvm::SmallVector<std::pair<APValue, QualType>, 4> leaves;
+      if (constantLeaves(*v, vd->getType(), leaves) && leaf < leaves.size())
+        return constant(leaves[leaf].first, leaves[leaf].second, loc);
     }
   }
   if (vd->isStaticLocal())
@@ -304,16 +345,33 @@ bool KernelLowering::writeVar(const VarDecl *vd, kir::Value *v,
   auto alias = aliases.find(vd);
   if (alias != aliases.end())
     return write(alias->second, v, loc);
+  if (isAggregateType(vd->getType())) {
+    LValue lv;
+    lv.kind = LValue::Kind::Local;
+    lv.var = vd;
+    lv.count = aggregateLeaves(vd->getType())->size();
+    lv.aggregate = true;
+    return write(lv, v, loc);
+  }
+  return writeSlot(vd, 0, v, loc);
+}
+
+bool KernelLowering::writeSlot(const VarDecl *vd, unsigned leaf, kir::Value *v,
+                               SourceLocation loc) {
   if (vd->hasGlobalStorage()) {
     fail(loc, vd->isStaticLocal() ? msg::StaticLocal : msg::NonConstGlobal,
          {vd->getNameAsString()});
     return false;
   }
-  if (!raceScopes.empty() && raceScopes.back().count(vd)) {
-    fail(loc, msg::ParallelRace, {vd->getNameAsString()});
+  if (!raceScopes.empty() && raceScopes.back().outer.count(vd)) {
+    const CaptureScope &cs = raceScopes.back();
+    if (cs.what.empty())
+      fail(loc, cs.message, {vd->getNameAsString()});
+    else
+      fail(loc, cs.message, {vd->getNameAsString(), cs.what});
     return false;
   }
-  auto it = env.find(vd);
+  auto it = env.find({vd, leaf});
   if (it == env.end()) {
     fail(loc, msg::Generic, {"assignment to '" + vd->getNameAsString() + "'"});
     return false;
@@ -329,7 +387,21 @@ kir::Value *KernelLowering::read(const LValue &lv, SourceLocation loc) {
   case LValue::Kind::Invalid:
     return nullptr;
   case LValue::Kind::Local:
-    return readVar(lv.var, loc);
+  case LValue::Kind::Temp: {
+    if (lv.kind == LValue::Kind::Local && !lv.aggregate && lv.leaf == 0 &&
+        !isAggregateType(lv.var->getType()))
+      return readVar(lv.var, loc);
+    Vals parts;
+    for (unsigned i = 0; i < lv.count; ++i) {
+      kir::Value *p = lv.kind == LValue::Kind::Temp
+                          ? lv.temp[lv.leaf + i]
+                          : readSlot(lv.var, lv.leaf + i, loc);
+      if (!p)
+        return nullptr;
+      parts.push_back(p);
+    }
+    return lv.aggregate ? makeAggregate(parts) : parts[0];
+  }
   case LValue::Kind::Element: {
     at(loc);
     llvm::SmallVector<kir::Value *, 4> ops = {lv.view};
@@ -348,9 +420,30 @@ bool KernelLowering::write(const LValue &lv, kir::Value *v,
   switch (lv.kind) {
   case LValue::Kind::Invalid:
     return false;
-  case LValue::Kind::Local:
-    return writeVar(lv.var, v, loc);
+  case LValue::Kind::Local: {
+    if (!lv.aggregate && lv.leaf == 0 && !isAggregateType(lv.var->getType()))
+      return writeVar(lv.var, v, loc);
+    Vals parts = partsOf(v);
+    if (parts.size() != lv.count || (!lv.aggregate && isAggregateValue(v))) {
+      fail(loc, msg::Generic, {"assignment between different class types"});
+      return false;
+    }
+    for (unsigned i = 0; i < lv.count; ++i)
+      if (!writeSlot(lv.var, lv.leaf + i, parts[i], loc))
+        return false;
+    return true;
+  }
+  case LValue::Kind::Temp:
+    fail(loc, msg::Generic, {"assignment to a member of a temporary"});
+    return false;
   case LValue::Kind::Element: {
+    // Value and combine callbacks may run any number of times, in any
+    // order: they must not store (also not from a nested emit callback).
+    for (const CaptureScope &cs : raceScopes)
+      if (cs.pure) {
+        fail(loc, msg::RegionStore, {cs.what});
+        return false;
+      }
     if (lv.view->type.constElem) {
       fail(loc, msg::Generic, {"store through a view of const elements"});
       return false;
@@ -364,6 +457,16 @@ bool KernelLowering::write(const LValue &lv, kir::Value *v,
   }
   }
   return false;
+}
+
+void KernelLowering::bind(const Decl *d, kir::Value *v) {
+  if (isAggregateValue(v)) {
+    Vals parts = partsOf(v);
+    for (unsigned i = 0; i < parts.size(); ++i)
+      env[{d, i}] = parts[i];
+    return;
+  }
+  env[{d, 0}] = v;
 }
 
 void KernelLowering::popEnv(size_t mark) {
@@ -421,7 +524,7 @@ KernelLowering::buildIf(kir::Value *cond, llvm::ArrayRef<kir::Type> types,
   for (Arm &a : arms)
     if (a.flow != Flow::Terminated)
       live.push_back(&a);
-  llvm::SmallVector<const Decl *, 4> merged;
+  llvm::SmallVector<Slot, 4> merged;
   for (auto &kv : env)
     for (Arm *a : live)
       if (a->env.lookup(kv.first) != kv.second) {
@@ -430,7 +533,7 @@ KernelLowering::buildIf(kir::Value *cond, llvm::ArrayRef<kir::Type> types,
       }
   if (!live.empty())
     for (auto &kv : live.front()->env) {
-      if (env.count(kv.first) || !isa<FunctionDecl>(kv.first))
+      if (env.count(kv.first) || !isa<FunctionDecl>(kv.first.first))
         continue;
       if (llvm::all_of(live, [&](Arm *a) { return a->env.count(kv.first); }))
         merged.push_back(kv.first);
@@ -441,7 +544,7 @@ KernelLowering::buildIf(kir::Value *cond, llvm::ArrayRef<kir::Type> types,
     llvm::SmallVector<kir::Value *, 4> yields;
     for (unsigned i = 0; i < types.size(); ++i)
       yields.push_back(convert(a->vals[i], types[i]));
-    for (const Decl *d : merged) {
+    for (const Slot &d : merged) {
       kir::Value *v = a->env.lookup(d);
       kir::Value *first = live.front()->env.lookup(d);
       yields.push_back(v && first ? convert(v, first->type) : v);
@@ -465,7 +568,7 @@ KernelLowering::buildIf(kir::Value *cond, llvm::ArrayRef<kir::Type> types,
   }
   for (kir::Type t : types)
     results.push_back(b->addResult(op, t));
-  for (const Decl *d : merged)
+  for (const Slot &d : merged)
     env[d] = b->addResult(op, live.front()->env.lookup(d)->type);
   if (llvm::any_of(live, [](Arm *a) { return a->flow == Flow::Returned; }))
     flow = Flow::Returned;
@@ -476,7 +579,7 @@ KernelLowering::buildIf(kir::Value *cond, llvm::ArrayRef<kir::Type> types,
 // Loop-carried locals
 //===----------------------------------------------------------------------===//
 
-llvm::SmallVector<const VarDecl *, 4> KernelLowering::discoverAssigned(
+llvm::SmallVector<Slot, 4> KernelLowering::discoverAssigned(
     const std::function<std::vector<Env>(LoopCtx &)> &fn) {
   kir::Kernel &k = *kernel;
   unsigned valueId = k.nextValueId, opId = k.nextOpId,
@@ -507,15 +610,14 @@ llvm::SmallVector<const VarDecl *, 4> KernelLowering::discoverAssigned(
   for (Env &e : ctxLoop.exits)
     points.push_back(std::move(e));
 
-  llvm::SmallVector<const VarDecl *, 4> changed;
+  llvm::SmallVector<Slot, 4> changed;
   for (auto &kv : fresh) {
-    const auto *vd = dyn_cast<VarDecl>(kv.first);
-    if (!vd)
+    if (!isa<VarDecl>(kv.first.first))
       continue;
     for (const Env &p : points) {
       kir::Value *v = p.lookup(kv.first);
       if (v && v != kv.second) {
-        changed.push_back(vd);
+        changed.push_back(kv.first);
         break;
       }
     }

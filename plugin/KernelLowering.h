@@ -8,9 +8,13 @@
 //   LowerCall.cpp       calls: view intrinsics, <cmath>, parallel_for,
 //                       helper and lambda inlining
 //   LowerStmt.cpp       statements, loops, early returns
+//   LowerAggregate.cpp  structs of scalars, scalar-replaced
+//   LowerReduce.cpp     reduce, scan, argmax/argmin, region_fold/scan
 //
 // Locals are renamed into SSA as they are lowered: `env` maps each local
-// (VarDecl) to its current kir::Value. An `if` whose branches assign a local
+// (VarDecl) to its current kir::Value; a local of struct type (an
+// "aggregate": trivially copyable, fields scalars or aggregates) has one
+// entry per scalar leaf. An `if` whose branches assign a local
 // gets that local as an extra result; a loop carries every local its body,
 // condition or step assigns (found by lowering them once speculatively and
 // throwing the result away). Everything outside the supported subset is
@@ -39,23 +43,37 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace intent::plugin {
 
-/// What a C++ lvalue denotes: a local variable (renamed into SSA) or an
-/// element of a view.
+/// What a C++ lvalue denotes: a local variable (renamed into SSA), some
+/// leaves of an aggregate local (a member), an element of a view, or a
+/// member of an aggregate temporary (read-only).
 struct LValue {
-  enum class Kind { Invalid, Local, Element };
+  enum class Kind { Invalid, Local, Element, Temp };
   Kind kind = Kind::Invalid;
   const clang::VarDecl *var = nullptr; ///< Local
-  kir::Value *view = nullptr;          ///< Element
+  /// Local and Temp: the first leaf and the number of leaves denoted; an
+  /// aggregate (or a struct-typed member) denotes all its leaves.
+  unsigned leaf = 0;
+  unsigned count = 1;
+  bool aggregate = false; ///< denotes a struct, read as an aggregate value
+  kir::Value *view = nullptr; ///< Element
   llvm::SmallVector<kir::Value *, 3> indices;
+  llvm::SmallVector<kir::Value *, 4> temp; ///< Temp: all leaves
   kir::Type type; ///< the type of the denoted scalar or view
 
   bool valid() const { return kind != Kind::Invalid; }
 };
+
+/// An env slot: a declaration (a local, a parameter of an inlined function,
+/// or the FunctionDecl whose return value is being computed) and the index
+/// of a scalar leaf (0 unless the declaration has aggregate type).
+using Slot = std::pair<const clang::Decl *, unsigned>;
 
 /// Lowers one kernel definition (see the file comment).
 class KernelLowering {
@@ -87,14 +105,25 @@ public:
 
   /// A C++ loop being lowered.
   struct LoopCtx {
-    /// The locals carried around the loop (real pass).
-    llvm::SmallVector<const clang::VarDecl *, 4> carried;
+    /// The local slots carried around the loop (real pass).
+    llvm::SmallVector<Slot, 4> carried;
     /// Discovery pass: env snapshots at each break/continue.
     bool discovering = false;
-    std::vector<llvm::MapVector<const clang::Decl *, kir::Value *>> exits;
+    std::vector<llvm::MapVector<Slot, kir::Value *>> exits;
   };
 
-  using Env = llvm::MapVector<const clang::Decl *, kir::Value *>;
+  /// The body of a parallel_for or a callback of a reduction op being
+  /// lowered: locals from outside it must not be assigned inside.
+  struct CaptureScope {
+    llvm::DenseSet<const clang::Decl *> outer; ///< locals visible at entry
+    const char *message; ///< reported as (name, what) on an assignment
+    std::string what;    ///< e.g. "the combine of 'intent::reduce'"
+    bool pure = false;     ///< value/combine callbacks: no stores to views
+    bool callback = false; ///< a reduction callback (no parallel_for inside)
+  };
+
+  using Env = llvm::MapVector<Slot, kir::Value *>;
+  using Vals = llvm::SmallVector<kir::Value *, 4>;
   /// A branch of an `if` under construction: lowers into the insertion
   /// block and returns the values it yields explicitly.
   using BranchFn = std::function<llvm::SmallVector<kir::Value *, 1>()>;
@@ -107,6 +136,8 @@ public:
   clang::SourceManager &sm;
   DiagReporter &diags;
   kir::Kernel *kernel = nullptr;
+  /// The file of the kernel's definition: KIR locations refer to it.
+  clang::FileID kernelFile;
   std::unique_ptr<kir::Builder> b;
 
   Env env;
@@ -114,15 +145,23 @@ public:
   llvm::DenseMap<const clang::VarDecl *, const clang::LambdaExpr *> lambdaVars;
   llvm::SmallVector<Frame, 4> frames;
   llvm::SmallVector<LoopCtx *, 4> loops;
-  /// Locals visible outside each enclosing parallel_for (innermost last);
-  /// assigning one of them from inside is a race.
-  llvm::SmallVector<llvm::DenseSet<const clang::Decl *>, 2> raceScopes;
+  /// The enclosing parallel_for bodies and reduction callbacks (innermost
+  /// last); assigning a local from outside the innermost one is an error.
+  llvm::SmallVector<CaptureScope, 2> raceScopes;
   /// Functions being inlined (recursion check).
   llvm::SmallVector<const clang::FunctionDecl *, 4> inlineStack;
   Flow flow = Flow::Normal;
   bool failed = false;
   /// Stands for the value of a void expression (never an operand).
   kir::Value voidValue;
+  /// Aggregate rvalues: placeholder values (never operands) and their leaves.
+  std::deque<kir::Value> aggPool;
+  llvm::DenseMap<const kir::Value *, Vals> aggParts;
+  /// Leaf types of the record types seen so far (nullopt: not an aggregate).
+  /// (A std::map: pointers to its values stay valid.)
+  mutable std::map<const clang::RecordDecl *,
+                   std::optional<llvm::SmallVector<kir::Type, 4>>>
+      aggLayouts;
 
   // KernelLowering.cpp --------------------------------------------------------
   /// Reports `text` at `loc`, marks the kernel failed; returns null.
@@ -155,10 +194,16 @@ public:
   kir::Value *readVar(const clang::VarDecl *vd, clang::SourceLocation loc);
   bool writeVar(const clang::VarDecl *vd, kir::Value *v,
                 clang::SourceLocation loc);
+  /// Reads / writes one leaf slot of a local (leaf 0 for non-aggregates).
+  kir::Value *readSlot(const clang::VarDecl *vd, unsigned leaf,
+                       clang::SourceLocation loc);
+  bool writeSlot(const clang::VarDecl *vd, unsigned leaf, kir::Value *v,
+                 clang::SourceLocation loc);
   kir::Value *read(const LValue &lv, clang::SourceLocation loc);
   bool write(const LValue &lv, kir::Value *v, clang::SourceLocation loc);
-  /// Binds a new local (declaration or parameter of an inlined function).
-  void bind(const clang::Decl *d, kir::Value *v) { env[d] = v; }
+  /// Binds a new local (declaration or parameter of an inlined function);
+  /// an aggregate value binds one slot per leaf.
+  void bind(const clang::Decl *d, kir::Value *v);
   /// Drops env entries added after `mark` (leaving a scope).
   void popEnv(size_t mark);
 
@@ -173,7 +218,7 @@ public:
   /// value and diagnostics muted, records the env at each of its
   /// observation points (`fn` returns them; loops add break/continue), then
   /// removes everything it built. Returns the locals whose value changed.
-  llvm::SmallVector<const clang::VarDecl *, 4>
+  llvm::SmallVector<Slot, 4>
   discoverAssigned(const std::function<std::vector<Env>(LoopCtx &)> &fn);
 
   // LowerExpr.cpp -------------------------------------------------------------
@@ -212,6 +257,23 @@ public:
   kir::Value *inlineCall(const clang::FunctionDecl *fd,
                          llvm::ArrayRef<const clang::Expr *> args,
                          clang::SourceLocation callLoc);
+  /// One argument of an inlined call, bound to its parameter.
+  struct InlineArg {
+    const clang::ParmVarDecl *param = nullptr;
+    kir::Value *value = nullptr;               ///< by value or const &
+    LValue place;                              ///< non-const &: aliased
+    const clang::LambdaExpr *lambda = nullptr; ///< a lambda argument
+  };
+  /// The definition of `fd` if it can be inlined with `numArgs` arguments
+  /// (else reports why and returns null); `rt` is its return type without
+  /// reference.
+  const clang::FunctionDecl *inlinableDef(const clang::FunctionDecl *fd,
+                                          unsigned numArgs,
+                                          clang::SourceLocation callLoc,
+                                          clang::QualType &rt);
+  /// Binds `binds` and lowers the body of `def` as a helper frame.
+  kir::Value *runInlined(const clang::FunctionDecl *def,
+                         llvm::ArrayRef<InlineArg> binds, clang::QualType rt);
   /// The lambda an expression denotes (a lambda expression or a local
   /// variable initialized with one), or null.
   const clang::LambdaExpr *lambdaOf(const clang::Expr *e) const;
@@ -223,6 +285,61 @@ public:
   /// An integer constant argument (a dimension), or nullopt after an error.
   std::optional<int64_t> constDim(const clang::Expr *e, llvm::StringRef what,
                                   int rankLimit);
+
+  // LowerAggregate.cpp --------------------------------------------------------
+  /// The scalar leaves of a class type the front end scalar-replaces (a
+  /// trivially copyable struct without bases whose fields are scalars or
+  /// such structs; intent::range and intent::arg_result), or nullopt.
+  const llvm::SmallVector<kir::Type, 4> *
+  aggregateLeaves(clang::QualType t) const;
+  bool isAggregateType(clang::QualType t) const {
+    return aggregateLeaves(t) != nullptr;
+  }
+  /// The first leaf and leaf count of a field within its record.
+  std::pair<unsigned, unsigned> fieldLeaves(const clang::FieldDecl *fd) const;
+  /// A placeholder value standing for the leaves `parts` (an aggregate
+  /// rvalue); never an operand of an op.
+  kir::Value *makeAggregate(llvm::ArrayRef<kir::Value *> parts);
+  bool isAggregateValue(const kir::Value *v) const {
+    return aggParts.count(v);
+  }
+  /// The leaves of a value: its parts for an aggregate, else the value.
+  Vals partsOf(kir::Value *v) const;
+  /// Lowers an expression of aggregate type to an aggregate value.
+  kir::Value *aggregateExpr(const clang::Expr *e);
+  /// The value of a default-initialized object of type `t` (default member
+  /// initializers, zero elsewhere).
+  kir::Value *defaultValue(clang::QualType t, clang::SourceLocation loc);
+  /// Converts `v` to type `t` (a scalar or view: convert; an aggregate: the
+  /// same record type is required), or reports an error at `loc`.
+  kir::Value *convertTo(kir::Value *v, clang::QualType t,
+                        clang::SourceLocation loc);
+  /// A member access `base.field` as a place.
+  LValue memberLValue(const clang::MemberExpr *e);
+  /// `a = b` between aggregates (the trivial copy assignment operator).
+  kir::Value *aggregateAssign(const clang::CXXOperatorCallExpr *e);
+
+  // LowerReduce.cpp -----------------------------------------------------------
+  /// intent::reduce, scan, argmax, argmin, region_fold, region_scan; null
+  /// (no error) when `fd` is none of them.
+  kir::Value *reductionCall(const clang::CallExpr *e,
+                            const clang::FunctionDecl *fd, bool &handled);
+  /// The bounds of an index domain argument: `n` (0, n) or a range.
+  bool domainBounds(const clang::Expr *e, kir::Value *&begin,
+                    kir::Value *&end);
+  /// The call operator of a lambda or function object type taking
+  /// `numArgs` arguments (of a template: the instantiation whose parameter
+  /// types match the non-null `argTypes`, else any instantiated one), or
+  /// null.
+  const clang::FunctionDecl *
+  callOperatorOf(clang::QualType t, unsigned numArgs,
+                 llvm::ArrayRef<clang::QualType> argTypes = {}) const;
+  /// Inlines the call operator `fd` of a lambda or functor with already
+  /// lowered arguments (one value, possibly an aggregate, per parameter).
+  /// Non-const reference parameters receive a copy.
+  kir::Value *inlineWithValues(const clang::FunctionDecl *fd,
+                               llvm::ArrayRef<kir::Value *> args,
+                               clang::SourceLocation callLoc);
 
   // LowerStmt.cpp -------------------------------------------------------------
   void stmt(const clang::Stmt *s);

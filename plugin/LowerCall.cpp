@@ -50,6 +50,14 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
         return nullptr;
       return inlineCall(md, args, loc);
     }
+    if (md && oc->getOperator() == OO_Equal &&
+        isAggregateType(oc->getArg(0)->getType()))
+      return aggregateAssign(oc);
+    if (!md && oc->getDirectCallee()) {
+      // A free operator function, e.g. `Pair operator+(Pair, Pair)`.
+      llvm::SmallVector<const Expr *, 4> args(oc->arg_begin(), oc->arg_end());
+      return inlineCall(oc->getDirectCallee(), args, loc);
+    }
     if (md && isViewType(oc->getArg(0)->getType()) &&
         oc->getOperator() == OO_Equal) {
       // Assigning a view to a view variable.
@@ -58,6 +66,15 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
       if (!v || !lv.valid() || !write(lv, v, loc))
         return nullptr;
       return v;
+    }
+    if (md && oc->getOperator() == OO_Call && !md->isStatic() &&
+        md->getParent()->field_empty() &&
+        !intentRecord(oc->getArg(0)->getType())) {
+      // A stateless function object (intent::ops::plus{}(a, b), a user
+      // functor without fields): the object itself carries nothing.
+      llvm::SmallVector<const Expr *, 4> args(oc->arg_begin() + 1,
+                                              oc->arg_end());
+      return inlineCall(md, args, loc);
     }
     if (md) {
       if (std::string n = intentName(md->getParent()); !n.empty())
@@ -91,9 +108,14 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     return fail(loc, msg::FunctionPointer);
   if (const Expr *arg = identityCallArg(e))
     return expr(arg);
-  if (std::string n = intentName(fd); !n.empty()) {
+  if (std::string n = intentName(fd);
+      !n.empty() && !llvm::StringRef(n).starts_with("intent::detail::")) {
     if (n == "intent::parallel_for")
       return parallelFor(e);
+    bool handled = false;
+    kir::Value *v = reductionCall(e, fd, handled);
+    if (handled)
+      return v;
     return fail(loc, msg::NotYetSupported, {n});
   }
   bool handled = false;
@@ -452,6 +474,9 @@ bool KernelLowering::bindInitCaptures(const LambdaExpr *l) {
 
 kir::Value *KernelLowering::parallelFor(const CallExpr *e) {
   SourceLocation loc = e->getExprLoc();
+  for (const CaptureScope &cs : llvm::reverse(raceScopes))
+    if (cs.callback)
+      return fail(loc, msg::RegionParallel, {cs.what});
   unsigned n = e->getNumArgs();
   if (n < 2 || n > 4)
     return unsupported(e);
@@ -467,12 +492,8 @@ kir::Value *KernelLowering::parallelFor(const CallExpr *e) {
     const Expr *a = e->getArg(i);
     const CXXRecordDecl *rd = intentRecord(a->getType());
     if (rd && rd->getName() == "range") {
-      llvm::SmallVector<const Expr *, 2> bounds;
-      if (!flattenInitList(a, bounds) || bounds.size() != 2)
-        return fail(a->getExprLoc(), msg::ParallelRange);
-      kir::Value *lo = indexValue(bounds[0]);
-      kir::Value *hi = lo ? indexValue(bounds[1]) : nullptr;
-      if (!hi)
+      kir::Value *lo, *hi;
+      if (!domainBounds(a, lo, hi))
         return nullptr;
       at(a->getExprLoc());
       kir::Op *mx = b->create(kir::Opcode::Max,
@@ -496,10 +517,11 @@ kir::Value *KernelLowering::parallelFor(const CallExpr *e) {
   kir::Region *r = b->addRegion(pf);
   kir::Block *outer = b->block;
   b->setInsertionBlock(&r->block);
-  llvm::DenseSet<const Decl *> visible;
+  CaptureScope scope;
   for (auto &kv : env)
-    visible.insert(kv.first);
-  raceScopes.push_back(std::move(visible));
+    scope.outer.insert(kv.first.first);
+  scope.message = msg::ParallelRace;
+  raceScopes.push_back(std::move(scope));
   size_t mark = env.size();
   auto savedAliases = aliases;
 
@@ -540,9 +562,10 @@ kir::Value *KernelLowering::parallelFor(const CallExpr *e) {
 // Inlining
 //===----------------------------------------------------------------------===//
 
-kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
-                                       llvm::ArrayRef<const Expr *> args,
-                                       SourceLocation callLoc) {
+const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
+                                                 unsigned numArgs,
+                                                 SourceLocation callLoc,
+                                                 QualType &rt) {
   if (fd->isNoReturn())
     return fail(callLoc, msg::NoReturn, {fd->getQualifiedNameAsString()});
   const FunctionDecl *def = nullptr;
@@ -550,10 +573,10 @@ kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
     return fail(callLoc, msg::NoBody, {fd->getQualifiedNameAsString()});
   if (llvm::is_contained(inlineStack, def->getCanonicalDecl()))
     return fail(callLoc, msg::Recursion, {fd->getQualifiedNameAsString()});
-  if (def->isVariadic() || def->getNumParams() != args.size())
+  if (def->isVariadic() || def->getNumParams() != numArgs)
     return fail(callLoc, msg::Generic,
                 {"call to '" + fd->getQualifiedNameAsString() + "'"});
-  QualType rt = def->getReturnType();
+  rt = def->getReturnType();
   if (rt->isReferenceType()) {
     if (!rt.getNonReferenceType().isConstQualified())
       return fail(callLoc, msg::RefReturn, {fd->getQualifiedNameAsString()});
@@ -561,51 +584,19 @@ kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
   }
   if (rt->isRecordType() && rt->getAsCXXRecordDecl()->isLambda())
     return fail(callLoc, msg::LambdaReturn, {fd->getQualifiedNameAsString()});
-  if (!rt->isVoidType() && !mapType(rt))
-    return fail(callLoc, msg::UnsupportedType, {quoted(rt.getAsString(ctx.getPrintingPolicy()))});
+  if (!rt->isVoidType() && !mapType(rt) && !isAggregateType(rt))
+    return fail(callLoc, msg::UnsupportedType,
+                {quoted(rt.getAsString(ctx.getPrintingPolicy()))});
+  return def;
+}
 
-  // Evaluate the arguments in the caller, then bind them.
-  struct Binding {
-    const ParmVarDecl *param;
-    kir::Value *value = nullptr;
-    LValue place;
-    const LambdaExpr *lambda = nullptr;
-  };
-  llvm::SmallVector<Binding, 4> binds;
-  for (unsigned i = 0; i < args.size(); ++i) {
-    const ParmVarDecl *p = def->getParamDecl(i);
-    QualType pt = p->getType();
-    Binding bd{p};
-    if (const LambdaExpr *l = lambdaOf(args[i])) {
-      bd.lambda = l;
-    } else if (pt->isLValueReferenceType() &&
-               !pt.getNonReferenceType().isConstQualified()) {
-      bd.place = lvalue(args[i]);
-      if (!bd.place.valid())
-        return nullptr;
-    } else {
-      if (!mapType(pt)) {
-        expr(args[i]); // a more specific error about the argument, if any
-        if (failed)
-          return nullptr;
-        return fail(args[i]->getExprLoc(), msg::UnsupportedType,
-                    {quoted(pt.getNonReferenceType().getAsString(ctx.getPrintingPolicy()))});
-      }
-      bd.value = expr(args[i]);
-      if (!bd.value)
-        return nullptr;
-      if (std::optional<kir::Type> t = scalarType(pt)) {
-        at(args[i]->getExprLoc());
-        bd.value = convert(bd.value, *t);
-      }
-    }
-    binds.push_back(bd);
-  }
-
+kir::Value *KernelLowering::runInlined(const FunctionDecl *def,
+                                       llvm::ArrayRef<InlineArg> binds,
+                                       QualType rt) {
   inlineStack.push_back(def->getCanonicalDecl());
   size_t mark = env.size();
   auto savedAliases = aliases;
-  for (const Binding &bd : binds) {
+  for (const InlineArg &bd : binds) {
     if (bd.lambda)
       lambdaVars[bd.param] = bd.lambda;
     else if (bd.place.valid())
@@ -618,4 +609,75 @@ kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
   aliases = std::move(savedAliases);
   inlineStack.pop_back();
   return result;
+}
+
+kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
+                                       llvm::ArrayRef<const Expr *> args,
+                                       SourceLocation callLoc) {
+  QualType rt;
+  const FunctionDecl *def = inlinableDef(fd, args.size(), callLoc, rt);
+  if (!def)
+    return nullptr;
+
+  // Evaluate the arguments in the caller, then bind them.
+  llvm::SmallVector<InlineArg, 4> binds;
+  for (unsigned i = 0; i < args.size(); ++i) {
+    const ParmVarDecl *p = def->getParamDecl(i);
+    QualType pt = p->getType();
+    InlineArg bd;
+    bd.param = p;
+    if (const LambdaExpr *l = lambdaOf(args[i])) {
+      bd.lambda = l;
+    } else if (pt->isLValueReferenceType() &&
+               !pt.getNonReferenceType().isConstQualified()) {
+      bd.place = lvalue(args[i]);
+      if (!bd.place.valid())
+        return nullptr;
+    } else {
+      if (!mapType(pt) && !isAggregateType(pt)) {
+        expr(args[i]); // a more specific error about the argument, if any
+        if (failed)
+          return nullptr;
+        return fail(args[i]->getExprLoc(), msg::UnsupportedType,
+                    {quoted(pt.getNonReferenceType().getAsString(
+                        ctx.getPrintingPolicy()))});
+      }
+      bd.value = expr(args[i]);
+      if (!bd.value)
+        return nullptr;
+      at(args[i]->getExprLoc());
+      bd.value = convertTo(bd.value, pt, args[i]->getExprLoc());
+      if (!bd.value)
+        return nullptr;
+    }
+    binds.push_back(bd);
+  }
+  return runInlined(def, binds, rt);
+}
+
+kir::Value *KernelLowering::inlineWithValues(const FunctionDecl *fd,
+                                             llvm::ArrayRef<kir::Value *> args,
+                                             SourceLocation callLoc) {
+  QualType rt;
+  const FunctionDecl *def = inlinableDef(fd, args.size(), callLoc, rt);
+  if (!def)
+    return nullptr;
+  llvm::SmallVector<InlineArg, 4> binds;
+  for (unsigned i = 0; i < args.size(); ++i) {
+    const ParmVarDecl *p = def->getParamDecl(i);
+    QualType pt = p->getType();
+    if (!mapType(pt) && !isAggregateType(pt))
+      return fail(p->getLocation(), msg::BadParamType,
+                  {p->getNameAsString(),
+                   quoted(pt.getAsString(ctx.getPrintingPolicy()))});
+    InlineArg bd;
+    bd.param = p;
+    // A non-const reference parameter gets a copy: the caller's value is
+    // a block argument that the callback cannot change.
+    bd.value = convertTo(args[i], pt, callLoc);
+    if (!bd.value)
+      return nullptr;
+    binds.push_back(bd);
+  }
+  return runInlined(def, binds, rt);
 }

@@ -61,6 +61,8 @@ const Expr *KernelLowering::strip(const Expr *e) {
 kir::Value *KernelLowering::expr(const Expr *e) {
   if (failed || !e)
     return nullptr;
+  if (e->getType()->isRecordType() && isAggregateType(e->getType()))
+    return aggregateExpr(e);
   if (kir::Value *c = tryFold(e))
     return c;
   if (failed)
@@ -82,6 +84,8 @@ kir::Value *KernelLowering::expr(const Expr *e) {
     return expr(cast<ConstantExpr>(e)->getSubExpr());
   case Stmt::CXXDefaultArgExprClass:
     return expr(cast<CXXDefaultArgExpr>(e)->getExpr());
+  case Stmt::CXXDefaultInitExprClass:
+    return expr(cast<CXXDefaultInitExpr>(e)->getExpr());
   case Stmt::SubstNonTypeTemplateParmExprClass:
     return expr(cast<SubstNonTypeTemplateParmExpr>(e)->getReplacement());
   case Stmt::ImplicitCastExprClass:
@@ -121,6 +125,11 @@ kir::Value *KernelLowering::expr(const Expr *e) {
     if (const auto *ec = dyn_cast<EnumConstantDecl>(d))
       return constant(APValue(ec->getInitVal()), ec->getType(),
                       e->getExprLoc());
+    // A structured binding (`auto [v, p] = argmax(...)`): a member of the
+    // hidden aggregate local.
+    if (const auto *bd = dyn_cast<BindingDecl>(d))
+      if (const Expr *binding = bd->getBinding())
+        return expr(binding);
     if (isa<FunctionDecl>(d))
       return fail(e->getExprLoc(), msg::FunctionAddress,
                   {d->getNameAsString()});
@@ -151,13 +160,7 @@ kir::Value *KernelLowering::expr(const Expr *e) {
   case Stmt::ArraySubscriptExprClass:
     return fail(e->getExprLoc(), msg::Subscript);
   case Stmt::MemberExprClass:
-    return fail(e->getExprLoc(), msg::ClassMember,
-                {quoted(cast<MemberExpr>(e)
-                            ->getBase()
-                            ->getType()
-                            .getNonReferenceType()
-                            .getUnqualifiedType()
-                            .getAsString(ctx.getPrintingPolicy()))});
+    return read(memberLValue(cast<MemberExpr>(e)), e->getExprLoc());
   default:
     return unsupported(e);
   }
@@ -467,6 +470,29 @@ kir::Value *KernelLowering::conditional(const ConditionalOperator *e) {
             arm(e->getFalseExpr()));
     return failed ? nullptr : &voidValue;
   }
+  if (const llvm::SmallVector<kir::Type, 4> *leaves =
+          aggregateLeaves(e->getType())) {
+    // `c ? s1 : s2` on structs: an if with one result per leaf.
+    kir::Value *c = expr(e->getCond());
+    if (!c)
+      return nullptr;
+    at(e->getExprLoc());
+    c = convert(c, kir::Type::boolean());
+    auto arm = [&](const Expr *x) {
+      return [this, x, e]() -> llvm::SmallVector<kir::Value *, 1> {
+        kir::Value *v = convertTo(expr(x), e->getType(), x->getExprLoc());
+        if (!v)
+          return {};
+        Vals parts = partsOf(v);
+        return llvm::SmallVector<kir::Value *, 1>(parts.begin(), parts.end());
+      };
+    };
+    llvm::SmallVector<kir::Value *, 1> r =
+        buildIf(c, *leaves, arm(e->getTrueExpr()), arm(e->getFalseExpr()));
+    if (failed || llvm::is_contained(r, nullptr))
+      return nullptr;
+    return makeAggregate(r);
+  }
   std::optional<kir::Type> t = mapType(e->getType());
   if (!t)
     return fail(e->getExprLoc(), msg::UnsupportedType,
@@ -509,9 +535,19 @@ LValue KernelLowering::lvalue(const Expr *e) {
       lv.var = vd;
       if (std::optional<kir::Type> t = mapType(vd->getType()))
         lv.type = *t;
+      if (const auto *leaves = aggregateLeaves(vd->getType())) {
+        lv.count = leaves->size();
+        lv.aggregate = true;
+      }
       return lv;
     }
+    if (const auto *bd =
+            dyn_cast<BindingDecl>(cast<DeclRefExpr>(e)->getDecl()))
+      if (const Expr *binding = bd->getBinding())
+        return lvalue(binding);
     break;
+  case Stmt::MemberExprClass:
+    return memberLValue(cast<MemberExpr>(e));
   case Stmt::CXXOperatorCallExprClass:
   case Stmt::CallExprClass:
   case Stmt::CXXMemberCallExprClass:
@@ -539,6 +575,19 @@ LValue KernelLowering::lvalue(const Expr *e) {
   }
   default:
     break;
+  }
+  // A struct-typed temporary (a call result, a braced list): a read-only
+  // place whose members can be read.
+  if (isAggregateType(e->getType())) {
+    kir::Value *v = aggregateExpr(e);
+    if (!v)
+      return LValue();
+    LValue lv;
+    lv.kind = LValue::Kind::Temp;
+    lv.temp = partsOf(v);
+    lv.count = lv.temp.size();
+    lv.aggregate = true;
+    return lv;
   }
   // Not a place the subset supports: report the construct itself.
   expr(e);

@@ -82,7 +82,13 @@ kir::Value *KernelLowering::body(const Stmt *s, const Decl *key,
   seqOf(s, {});
   kir::Value *result = &voidValue;
   if (!failed && helper && !retTy->isVoidType()) {
-    result = env.lookup(key);
+    const llvm::SmallVector<kir::Type, 4> *leaves = aggregateLeaves(retTy);
+    Vals parts;
+    for (unsigned i = 0, n = leaves ? leaves->size() : 1; i < n; ++i)
+      parts.push_back(env.lookup({key, i}));
+    result = llvm::is_contained(parts, nullptr) ? nullptr
+             : leaves                           ? makeAggregate(parts)
+                                                : parts[0];
     if (!result)
       fail(s->getEndLoc(), msg::Generic,
            {"a path that ends without 'return' in a helper returning a "
@@ -114,13 +120,13 @@ void KernelLowering::returnStmt(const ReturnStmt *s) {
       kir::Value *r = expr(v);
       if (!r)
         return;
-      const auto *fd = dyn_cast<FunctionDecl>(f.key);
-      if (fd)
-        if (std::optional<kir::Type> t = scalarType(fd->getReturnType())) {
-          at(v->getExprLoc());
-          r = convert(r, *t);
-        }
-      env[f.key] = r;
+      if (const auto *fd = dyn_cast<FunctionDecl>(f.key)) {
+        at(v->getExprLoc());
+        r = convertTo(r, fd->getReturnType(), v->getExprLoc());
+        if (!r)
+          return;
+      }
+      bind(f.key, r);
     }
   }
   if (!failed)
@@ -256,6 +262,17 @@ void KernelLowering::varDecl(const VarDecl *vd) {
     return;
   }
   QualType vt = t.getNonReferenceType();
+  if (isAggregateType(vt)) {
+    // A struct of scalars: one SSA value per leaf.
+    kir::Value *v = init ? expr(init) : defaultValue(vt, loc);
+    if (!v)
+      return;
+    at(loc);
+    v = convertTo(v, vt, loc);
+    if (v)
+      bind(vd, v);
+    return;
+  }
   if (std::optional<kir::Type> kt = mapType(vt)) {
     kir::Value *v = nullptr;
     if (init && !(isa<CXXConstructExpr>(init) &&
@@ -389,8 +406,8 @@ void KernelLowering::loopExit(const Stmt *s, kir::Opcode opc) {
     b->create(opc, {}, {});
   } else {
     llvm::SmallVector<kir::Value *, 4> vals;
-    for (const VarDecl *vd : l.carried)
-      vals.push_back(env.lookup(vd));
+    for (const Slot &sl : l.carried)
+      vals.push_back(env.lookup(sl));
     b->create(opc, vals, {});
   }
   flow = Flow::Terminated;
@@ -426,14 +443,14 @@ void KernelLowering::loop(const Stmt *init, const Expr *cond,
 
   Env entry = env;
   llvm::SmallVector<const VarDecl *, 2> condAssigned;
-  llvm::SmallVector<const VarDecl *, 4> carried =
+  llvm::SmallVector<Slot, 4> carried =
       discoverAssigned([&](LoopCtx &l) {
         std::vector<Env> points;
         Env start = env;
         lowerCond();
         for (auto &kv : start)
           if (env.lookup(kv.first) != kv.second)
-            if (const auto *vd = dyn_cast<VarDecl>(kv.first))
+            if (const auto *vd = dyn_cast<VarDecl>(kv.first.first))
               condAssigned.push_back(vd);
         points.push_back(env);
         env = start;
@@ -456,9 +473,9 @@ void KernelLowering::loop(const Stmt *init, const Expr *cond,
   at(loc);
   llvm::SmallVector<kir::Value *, 4> inits;
   llvm::SmallVector<kir::Type, 4> types;
-  for (const VarDecl *vd : carried) {
-    inits.push_back(entry.lookup(vd));
-    types.push_back(entry.lookup(vd)->type);
+  for (const Slot &sl : carried) {
+    inits.push_back(entry.lookup(sl));
+    types.push_back(entry.lookup(sl)->type);
   }
   kir::Op *op = b->create(kir::Opcode::Loop, inits, types);
   op->setAttr("test_first", testFirst);
@@ -466,8 +483,9 @@ void KernelLowering::loop(const Stmt *init, const Expr *cond,
   kir::Region *regions[3];
   for (kir::Region *&r : regions) {
     r = b->addRegion(op);
-    for (const VarDecl *vd : carried)
-      b->addBlockArg(&r->block, entry.lookup(vd)->type, vd->getNameAsString());
+    for (const Slot &sl : carried)
+      b->addBlockArg(&r->block, entry.lookup(sl)->type,
+                     cast<VarDecl>(sl.first)->getNameAsString());
   }
   auto enter = [&](kir::Region *r) {
     b->setInsertionBlock(&r->block);
@@ -477,8 +495,8 @@ void KernelLowering::loop(const Stmt *init, const Expr *cond,
   };
   auto carriedVals = [&]() {
     llvm::SmallVector<kir::Value *, 4> vals;
-    for (const VarDecl *vd : carried)
-      vals.push_back(env.lookup(vd));
+    for (const Slot &sl : carried)
+      vals.push_back(env.lookup(sl));
     return vals;
   };
 

@@ -9,6 +9,8 @@
 //   -fplugin-arg-intent-dump=phys  print the physical program of every kernel
 //   -fplugin-arg-intent-out=DIR    write DIR/<tu>.kernels.cu, DIR/<tu>.intent.cpp
 //   -fplugin-arg-intent-remarks    report what construction did, as remarks
+//   -fplugin-arg-intent-stop-after=kir  stop after building (and dumping)
+//                                  KIR: no construction, no outputs
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +93,7 @@ struct Options {
   bool dumpKir = false;
   bool dumpPhys = false;
   bool remarks = false;
+  bool stopAfterKir = false;
   std::string outDir; ///< stored for the output phase
 };
 
@@ -143,6 +146,8 @@ public:
       kir::printModule(llvm::outs(), module);
       llvm::outs().flush();
     }
+    if (opts.stopAfterKir)
+      return;
 
     // KIR -> physical program, one kernel at a time. Remarks and user
     // errors come back at KIR locations in the kernel's file.
@@ -212,6 +217,11 @@ protected:
         opts.outDir = arg.str();
       } else if (arg == "remarks") {
         opts.remarks = true;
+      } else if (arg.consume_front("stop-after=")) {
+        if (arg == "kir")
+          opts.stopAfterKir = true;
+        else
+          ok = false, error(msg::BadStopAfterValue, arg);
       } else {
         ok = false;
         error(msg::UnknownPluginArg, arg);

@@ -15,13 +15,20 @@ namespace {
 class Summarizer {
 public:
   Summarizer(ConstructionState &s, Unit &u) : s(s), u(u) {
-    u.space.rank = u.isParallelFor && u.launchVisible ? u.indices.size() : 0;
+    u.space.rank = u.parallelCapable() && u.launchVisible ? u.indices.size() : 0;
+    for (const auto &[v, dim] : u.members) {
+      std::string atom = "v" + std::to_string(v->id);
+      u.space.memberOf[atom] = dim;
+      u.space.invariant[atom] = false;
+    }
   }
 
   void run() {
     auto visit = [&](const Op &op) {
       if (op.opcode == Opcode::Load || op.opcode == Opcode::Store)
         summarize(op);
+      if (op.opcode == Opcode::RegionFold || op.opcode == Opcode::RegionScan)
+        summarizeOffsets(op);
     };
     visit(*u.op);
     for (const auto &r : u.op->regions)
@@ -36,6 +43,9 @@ private:
     for (unsigned k = 0; k < u.indices.size(); ++k)
       if (u.indices[k] == v)
         return k;
+    for (const auto &[alias, dim] : u.coordAliases)
+      if (alias == v)
+        return dim;
     return -1;
   }
 
@@ -50,6 +60,8 @@ private:
     if (v->isBlockArg())
       return false;
     const Op &op = *v->def;
+    if (kir::isReductionOp(op.opcode))
+      return false; // folds loaded data
     switch (op.opcode) {
     case Opcode::Load:
     case Opcode::If:
@@ -151,10 +163,29 @@ private:
     return atom(key, inv);
   }
 
+  /// A region op reads its offsets at (r) and (r + 1), r being the value
+  /// region's region index.
+  void summarizeOffsets(const Op &op) {
+    const kir::Value *r = op.regions[0]->block.args[0];
+    CExprRef rc = CExpr::of(r);
+    addAccess(op, op.operands[0], /*write=*/false, {rc});
+    addAccess(op, op.operands[0], /*write=*/false,
+              {CExpr::binary(CExpr::Kind::Add, rc, CExpr::ofConst(1))});
+  }
+
   void summarize(const Op &op) {
+    bool write = op.opcode == Opcode::Store;
+    std::vector<CExprRef> coords;
+    for (unsigned i = write ? 2 : 1; i < op.operands.size(); ++i)
+      coords.push_back(CExpr::of(op.operands[i]));
+    addAccess(op, op.operands[0], write, std::move(coords));
+  }
+
+  void addAccess(const Op &op, const kir::Value *view, bool write,
+                 std::vector<CExprRef> coords) {
     ViewChain chain;
     std::string err;
-    if (!resolveView(op.operands[0], chain, err)) {
+    if (!resolveView(view, chain, err)) {
       s.error(op.loc, err);
       return;
     }
@@ -165,13 +196,9 @@ private:
     a.elem = root.type.elem;
     a.rank = root.type.rank;
     a.constView = root.type.constElem;
-    a.write = op.opcode == Opcode::Store;
+    a.write = write;
     a.loc = op.loc;
     a.kirOp = op.id;
-    unsigned first = a.write ? 2 : 1;
-    std::vector<CExprRef> coords;
-    for (unsigned i = first; i < op.operands.size(); ++i)
-      coords.push_back(CExpr::of(op.operands[i]));
     for (const CExprRef &c : rootCoords(chain, coords))
       a.coords.push_back(affineOf(c));
     u.accesses.push_back(std::move(a));

@@ -4,6 +4,7 @@
 
 #include "Construction/LaunchLowering.h"
 #include "Construction/ViewRelations.h"
+#include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -117,30 +118,19 @@ private:
       llvm::SmallVector<phys::Type, 4> types(seg.extents.size(),
                                              phys::Type::index());
       phys::Op *dec = b.create(Opcode::Delinearize, ops, types);
-      const Unit &first = s.units[g.units.front()];
-      unsigned k = 0;
-      for (const kir::Op *pf : first.nest)
-        for (unsigned d = 0; d < pf->operands.size(); ++d, ++k) {
-          dec->result(k)->origin.kernel = s.kernel.id;
-          dec->result(k)->origin.op = pf->id;
-          dec->result(k)->origin.arg = d;
-        }
       for (unsigned u : g.units) {
         const Unit &unit = s.units[u];
         for (unsigned i = 0; i < unit.indices.size(); ++i)
           map[unit.indices[i]] = dec->result(i);
-        if (u == g.units.front())
-          continue;
-        // A fused unit's iterations are decoded by the same coordinates.
-        unsigned j = 0;
-        for (const kir::Op *pf : unit.nest)
-          for (unsigned d = 0; d < pf->operands.size(); ++d, ++j) {
-            phys::Origin o;
-            o.kernel = s.kernel.id;
-            o.op = pf->id;
-            o.arg = d;
-            dec->result(j)->alsoFrom.push_back(o);
-          }
+        // The first unit names the coordinates; a fused unit's iterations
+        // are decoded by the same coordinates.
+        std::vector<phys::Origin> its = iterations(unit);
+        for (unsigned j = 0; j < its.size(); ++j) {
+          if (u == g.units.front())
+            dec->result(j)->origin = its[j];
+          else
+            dec->result(j)->alsoFrom.push_back(its[j]);
+        }
       }
     }
     emitReplicated(g);
@@ -187,9 +177,30 @@ private:
         emitOp(*op);
   }
 
+  /// The KIR iterations the instance coordinates of a parallel unit stand
+  /// for: (parallel_for, dim) per nest dimension, or (region op, 0).
+  std::vector<phys::Origin> iterations(const Unit &u) const {
+    std::vector<phys::Origin> its;
+    auto add = [&](const kir::Op &op, unsigned d) {
+      phys::Origin o;
+      o.kernel = s.kernel.id;
+      o.op = op.id;
+      o.arg = d;
+      its.push_back(o);
+    };
+    if (u.isRegionOp)
+      add(*u.op, 0);
+    for (const kir::Op *pf : u.nest)
+      for (unsigned d = 0; d < pf->operands.size(); ++d)
+        add(*pf, d);
+    return its;
+  }
+
   /// The ops a parallel unit runs per instance: the bodies of the flattened
-  /// nest, outermost first.
+  /// nest, outermost first (a region op: the op itself).
   static std::vector<const kir::Op *> parallelUnitOps(const Unit &u) {
+    if (u.isRegionOp)
+      return {u.op};
     std::vector<const kir::Op *> ops;
     for (unsigned l = 0; l < u.nest.size(); ++l) {
       const kir::Op *inner = l + 1 < u.nest.size() ? u.nest[l + 1] : nullptr;
@@ -204,6 +215,11 @@ private:
   }
 
   void emitParallelUnit(const Unit &u) {
+    if (u.isRegionOp) {
+      setOrigin(*u.op);
+      emitRegionOpAt(*u.op, map.lookup(u.indices[0]));
+      return;
+    }
     for (const kir::Op *op : parallelUnitOps(u))
       emitOp(*op);
   }
@@ -354,6 +370,122 @@ private:
     (void)saved;
   }
 
+  /// The accumulator schema of a KIR reduction: one component per init
+  /// (argreduce: value and position), identities from the combiner.
+  static std::vector<phys::AccComponent> accSchema(const kir::Op &k) {
+    if (k.opcode == kir::Opcode::ArgReduce)
+      return phys::argReduceSchema(k.strAttr("which") == "max",
+                                   phys::Type::fromKIR(k.result(0)->type));
+    std::string combiner = k.strAttr("combiner");
+    std::vector<phys::AccComponent> acc;
+    for (const kir::Value *init : kir::accumulatorInits(k)) {
+      phys::AccComponent c;
+      c.type = phys::Type::fromKIR(init->type);
+      if (combiner == "user") {
+        c.identity = phys::AccComponent::Identity::Init;
+      } else if (auto id = phys::combinerIdentity(combiner, c.type.elem)) {
+        c.identity = phys::AccComponent::Identity::Value;
+        c.value = *id;
+      }
+      acc.push_back(c);
+    }
+    return acc;
+  }
+
+  /// Creates the physical structured op for `k` with `operands`, its
+  /// attributes, schema and the callback regions.
+  phys::Op *createStructured(const kir::Op &k, Opcode opc,
+                             llvm::ArrayRef<phys::Value *> operands) {
+    setOrigin(k);
+    phys::Op *op = b.create(opc, operands, resultTypes(k));
+    for (const kir::NamedAttr &a : k.attrs)
+      op->setAttr(a.name, convertAttr(a.value));
+    op->acc = accSchema(k);
+    op->origin.region = k.regions[0]->id;
+    for (const auto &r : k.regions)
+      emitRegion(*r, b.addRegion(op));
+    bindResults(k, op);
+    return op;
+  }
+
+  /// reduce, scan, argreduce: the same operands, regions and attributes.
+  void emitStructured(const kir::Op &k) {
+    Opcode opc = k.opcode == kir::Opcode::Reduce ? Opcode::Reduce
+                 : k.opcode == kir::Opcode::Scan ? Opcode::Scan
+                                                 : Opcode::ArgReduce;
+    createStructured(k, opc, mapped(k.operands, k.loc));
+  }
+
+  /// One region `r` of a region_fold / region_scan: its member bounds are
+  /// loaded from the offsets at r and r + 1 (the source slicing relation,
+  /// runtime SSA with assumed validity), then the physical op folds or
+  /// scans those members.
+  void emitRegionOpAt(const kir::Op &k, phys::Value *r) {
+    ViewChain chain;
+    std::string err;
+    if (!resolveView(k.operands[0], chain, err)) {
+      s.error(k.loc, err);
+      return;
+    }
+    const kir::Value *kr = k.regions[0]->block.args[0];
+    map[kr] = r;
+    CExprRef rc = CExpr::of(kr);
+    auto bound = [&](CExprRef c) {
+      llvm::SmallVector<phys::Value *, 2> ops{p.param(chain.rootParam)};
+      for (const CExprRef &rootC : rootCoords(chain, {c}))
+        ops.push_back(emitCExpr(rootC, k.loc));
+      setOrigin(k);
+      phys::Type elem = phys::Type::scalar(p.params[chain.rootParam].type.elem);
+      phys::Op *load = b.create(Opcode::Load, ops, {elem});
+      load->access.bounds = phys::Bounds::Assumed;
+      load->access.kirOp = k.id;
+      load->access.kirCoords = {kr->id};
+      load->access.kirViewChain = chain.opIds();
+      phys::Value *v = load->result();
+      return toIndex(v);
+    };
+    phys::Value *begin = bound(rc);
+    phys::Value *end =
+        bound(CExpr::binary(CExpr::Kind::Add, rc, CExpr::ofConst(1)));
+    llvm::SmallVector<phys::Value *, 6> ops{r, begin, end};
+    for (const kir::Value *init : kir::accumulatorInits(k))
+      ops.push_back(lookup(init, k.loc));
+    createStructured(k, k.opcode == kir::Opcode::RegionFold
+                            ? Opcode::RegionFold
+                            : Opcode::RegionScan,
+                     ops);
+  }
+
+  /// A region op traversed inside one instance: an ordered `for` over its
+  /// regions r in [0, max(offsets.extent(0) - 1, 0)).
+  void emitOrderedRegionOp(const kir::Op &k) {
+    ViewChain chain;
+    std::string err;
+    if (!resolveView(k.operands[0], chain, err)) {
+      s.error(k.loc, err);
+      return;
+    }
+    phys::Value *n = emitCExpr(
+        CExpr::binary(CExpr::Kind::Sub, viewExtent(chain, chain.ops.size(), 0),
+                      CExpr::ofConst(1)),
+        k.loc);
+    setOrigin(k);
+    b.origin.arg = 0;
+    b.origin.region = k.regions[0]->id;
+    phys::Value *zero = b.constInt(0);
+    phys::Value *count = b.binary(Opcode::Max, n, zero);
+    phys::Op *f = b.create(Opcode::For, {zero, count}, {});
+    phys::Region *body = b.addRegion(f);
+    phys::Value *iv = b.addBlockArg(&body->block, phys::Type::index(), "r");
+    iv->origin = b.origin;
+    iv->origin.value = k.regions[0]->block.args[0]->id;
+    phys::Block *saved = b.block;
+    b.setInsertionBlock(&body->block);
+    emitRegionOpAt(k, iv);
+    b.yield();
+    b.setInsertionBlock(saved);
+  }
+
   void emitOp(const kir::Op &k) {
     setOrigin(k);
     switch (k.opcode) {
@@ -385,6 +517,15 @@ private:
       return;
     case kir::Opcode::ParallelFor:
       emitOrderedParallelFor(k);
+      return;
+    case kir::Opcode::Reduce:
+    case kir::Opcode::Scan:
+    case kir::Opcode::ArgReduce:
+      emitStructured(k);
+      return;
+    case kir::Opcode::RegionFold:
+    case kir::Opcode::RegionScan:
+      emitOrderedRegionOp(k);
       return;
     case kir::Opcode::If:
     case kir::Opcode::Loop: {

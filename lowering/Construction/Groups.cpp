@@ -19,7 +19,7 @@ std::string unitName(const Unit &u) {
 
 /// Why unit u cannot run as its own parallel workset, or "".
 std::string serialReason(const Unit &u) {
-  if (!u.isParallelFor)
+  if (!u.parallelCapable())
     return "top-level " + unitName(u) + " is outside any parallel_for";
   if (!u.launchVisible)
     return "the extent of the " + unitName(u) +

@@ -56,11 +56,15 @@ void construct::printWorksets(llvm::raw_ostream &os,
   for (const Unit &u : s.units) {
     os << "  unit " << u.id << ": " << kir::opcodeName(u.op->opcode) << " op "
        << u.op->id << " at " << locString(u.loc);
+    if (u.isRegionOp)
+      os << ", regions, domain ";
     if (u.isParallelFor) {
       os << ", nest [";
       for (unsigned i = 0; i < u.nest.size(); ++i)
         os << (i ? ", op " : "op ") << u.nest[i]->id;
       os << "], domain ";
+    }
+    if (u.parallelCapable()) {
       if (u.launchVisible) {
         os << "[";
         for (unsigned i = 0; i < u.domain.size(); ++i)

@@ -40,15 +40,27 @@ struct Unit {
   unsigned id = 0;
   const kir::Op *op = nullptr; ///< the top-level KIR op
   bool isParallelFor = false;
+  /// A top-level region_fold / region_scan: its regions r are the instance
+  /// domain (one coordinate), its members k stay inside the instance.
+  bool isRegionOp = false;
   /// Parallel units: the flattened nest, outermost first, and the KIR
-  /// values that are the instance coordinates (block args of the nest).
+  /// values that are the instance coordinates (block args of the nest; for
+  /// a region op the value region's `r`).
   std::vector<const kir::Op *> nest;
   std::vector<const kir::Value *> indices;
+  /// Further KIR values equal to instance coordinate `second` (the `r` of a
+  /// region op's other callback regions).
+  std::vector<std::pair<const kir::Value *, unsigned>> coordAliases;
+  /// Member indices `k` of the region selected by instance coordinate
+  /// `second` (disjoint across instances: offsets are non-decreasing).
+  std::vector<std::pair<const kir::Value *, unsigned>> members;
   /// Launch expressions of the domain (one per index) when every extent is
   /// launch-visible; empty otherwise.
   std::vector<unsigned> domain;
   bool launchVisible = false;
   std::string notVisible; ///< why the domain is not launch-visible
+  /// Can run as its own parallel workset if nothing conflicts.
+  bool parallelCapable() const { return isParallelFor || isRegionOp; }
   kir::Loc loc;
   /// Accesses (filled by formGroups), root coordinates over "iK" atoms.
   std::vector<phys::AccessSummary> accesses;

@@ -108,6 +108,46 @@ std::optional<std::vector<unsigned>> domainOf(ConstructionState &s,
   return dom;
 }
 
+/// The first reduce/scan/argreduce/region op in `op`'s tree, or null.
+const Op *firstReduction(const Op &op) {
+  const Op *found = kir::isReductionOp(op.opcode) ? &op : nullptr;
+  for (const auto &r : op.regions)
+    kir::walk(*r, [&](const Op &o) {
+      if (!found && kir::isReductionOp(o.opcode))
+        found = &o;
+    });
+  return found;
+}
+
+/// A top-level region_fold / region_scan: instance domain = its regions
+/// [0, offsets.extent(0) - 1), launch-visible through the offsets view.
+void initRegionOpUnit(ConstructionState &s, Unit &u) {
+  const Op &op = *u.op;
+  u.isRegionOp = true;
+  const kir::Block &value = op.regions[0]->block;
+  const kir::Block &out = op.regions[2]->block;
+  u.indices.push_back(value.args[0]);
+  u.coordAliases.push_back({out.args[0], 0});
+  u.members.push_back({value.args[1], 0});
+  if (op.opcode == Opcode::RegionScan)
+    u.members.push_back({out.args[1], 0});
+  ViewChain chain;
+  std::string why;
+  if (!resolveView(op.operands[0], chain, why)) {
+    u.notVisible = why;
+    return;
+  }
+  CExprRef n = CExpr::binary(CExpr::Kind::Sub,
+                             viewExtent(chain, chain.ops.size(), 0),
+                             CExpr::ofConst(1));
+  std::optional<unsigned> e = lowerToLaunch(n, s.kernel, *s.program, why);
+  u.launchVisible = e.has_value();
+  if (e)
+    u.domain = {*e};
+  else
+    u.notVisible = why;
+}
+
 /// Tries to flatten the single parallel_for at the top of `outer`'s body.
 const Op *flattenable(ConstructionState &s, const Op &outer,
                       std::string &why) {
@@ -131,6 +171,16 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
     }
     if (kir::isTerminator(op->opcode))
       continue;
+    // A reduction computed around the inner parallel_for is a shared
+    // producer (seed 000 §6): flattening would recompute it per inner
+    // iteration instead of once per instance.
+    if (const Op *red = firstReduction(*op)) {
+      why = "the enclosing body computes " +
+            kir::opcodeName(red->opcode).str() + " (op " +
+            std::to_string(red->id) + " at " + locString(red->loc) +
+            ") shared by its iterations";
+      return nullptr;
+    }
     if (hasEffectsOrParallel(*op)) {
       why = "the enclosing body has effects outside it (op " +
             std::to_string(op->id) + " at " + locString(op->loc) + ")";
@@ -175,6 +225,8 @@ void construct::buildWorksets(ConstructionState &s) {
     u.id = s.units.size();
     u.op = &op;
     u.loc = op.loc;
+    if (op.opcode == Opcode::RegionFold || op.opcode == Opcode::RegionScan)
+      initRegionOpUnit(s, u);
     if (op.opcode == Opcode::ParallelFor) {
       u.isParallelFor = true;
       u.nest.push_back(&op);

@@ -10,8 +10,12 @@
 //    extents are launch-visible and the code around it has no effects (the
 //    code before it is recomputed per instance, pure code after it is dead);
 //    otherwise it stays an ordered loop inside the instance;
+//    (a reduction around it is a shared producer: it stays an ordered loop);
+//  - a top-level region_fold / region_scan is a candidate workset over its
+//    regions r (launch-visible: offsets.extent(0) - 1); its members stay
+//    inside the instance;
 //  - every other top-level op (stores, loops or ifs with effects, loads of
-//    mutable views) is an ordered unit.
+//    mutable views, reduce / scan / argreduce) is an ordered unit.
 //
 // Requires: a verified KIR kernel. Guarantees: units in KIR order with ids
 // 0..n-1; the domain of a parallel unit as launch expressions when every

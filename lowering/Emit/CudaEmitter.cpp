@@ -1,15 +1,17 @@
 //===- CudaEmitter.cpp - Physical program -> CUDA C++ ---------------------===//
 //
-// Every SSA value becomes a C++ local `v<id>`. Region results (if, loop) are
-// mutable locals declared before the construct and assigned by the yields;
-// a loop's carried values are mutable locals `c<op>_<k>` that each region
-// rebinds to its block arguments on entry. `break`/`continue` inside nested
-// ifs assign the carried values and jump to the loop's exit/step label:
-// every region is a `{ }` scope, so the jumps only ever leave scopes.
+// Program structure, scalars, memory and control (the naming scheme is in
+// ProgramEmitter.h; structured ops are in EmitStructured.cpp).
+// `break`/`continue` inside nested ifs assign the carried values and jump to
+// the loop's exit/step label: every region is a `{ }` scope, so the jumps
+// only ever leave scopes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Emit/CudaEmitter.h"
+
+#include "Emit/ProgramEmitter.h"
+#include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -17,15 +19,16 @@
 #include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 using namespace intent;
 using namespace intent::phys;
 using intent::emit::EmitOptions;
+using namespace intent::emit::detail;
 
-namespace {
 
-std::string scalarCxx(ScalarKind k) {
+std::string intent::emit::detail::scalarCxx(ScalarKind k) {
   switch (k) {
   case ScalarKind::Bool:
     return "bool";
@@ -57,15 +60,17 @@ std::string scalarCxx(ScalarKind k) {
   llvm_unreachable("bad scalar kind");
 }
 
-bool isFloatKind(ScalarKind k) {
+bool intent::emit::detail::isFloatKind(ScalarKind k) {
   return k == ScalarKind::F16 || k == ScalarKind::BF16 ||
          k == ScalarKind::F32 || k == ScalarKind::F64;
 }
 
-bool isSignedInt(ScalarKind k) {
+bool intent::emit::detail::isSignedInt(ScalarKind k) {
   return k == ScalarKind::I8 || k == ScalarKind::I16 || k == ScalarKind::I32 ||
          k == ScalarKind::I64;
 }
+
+namespace {
 
 /// A floating-point literal of type `k` that denotes exactly `d`.
 std::string floatLiteral(double d, ScalarKind k) {
@@ -144,534 +149,528 @@ std::string mathFunction(llvm::StringRef fn, ScalarKind k) {
 /// written and line numbers are known.
 const char *const kLineReset = "//@intent-line-reset";
 
-class ProgramEmitter {
-public:
-  ProgramEmitter(llvm::raw_ostream &os, const Program &p,
-                 const EmitOptions &opts)
-      : os(os), p(p), opts(opts), m(emit::symbolName(p, opts)) {}
+} // namespace
 
-  void emit() {
-    emitArgs();
-    emitLaunchEvaluator();
-    emitProgramFunction();
-    emitGlobal();
-    emitWrapper();
+std::string intent::emit::detail::literal(const AttrValue &v, ScalarKind k) {
+  if (const auto *b = std::get_if<bool>(&v))
+    return *b ? "true" : "false";
+  if (k == ScalarKind::Bool) {
+    bool on = std::holds_alternative<int64_t>(v) ? std::get<int64_t>(v) != 0
+              : std::holds_alternative<double>(v) ? std::get<double>(v) != 0
+                                                   : false;
+    return on ? "true" : "false";
   }
+  if (const auto *d = std::get_if<double>(&v))
+    return isFloatKind(k) ? floatLiteral(*d, k)
+                          : "static_cast<" + scalarCxx(k) + ">(" +
+                                std::to_string(*d) + ")";
+  int64_t i = std::holds_alternative<int64_t>(v) ? std::get<int64_t>(v) : 0;
+  if (isFloatKind(k))
+    return floatLiteral(static_cast<double>(i), k);
+  // INT64_C(-9223372036854775808) would negate an out-of-range literal.
+  std::string text = i == INT64_MIN ? "(-INT64_C(9223372036854775807) - 1)"
+                                    : "INT64_C(" + std::to_string(i) + ")";
+  return "static_cast<" + scalarCxx(k) + ">(" + text + ")";
+}
 
-private:
-  llvm::raw_ostream &os;
-  const Program &p;
-  const EmitOptions &opts;
-  std::string m;
-  unsigned depth = 0;
-  unsigned lastLine = 0;
-  /// Loop op id -> carried variable prefix; innermost loop last.
-  std::vector<const Op *> loops;
+void ProgramEmitter::emit() {
+  emitArgs();
+  emitLaunchEvaluator();
+  emitProgramFunction();
+  emitGlobal();
+  emitWrapper();
+}
 
-  void indent() {
-    for (unsigned i = 0; i < depth; ++i)
-      os << "  ";
+void ProgramEmitter::indent() {
+  for (unsigned i = 0; i < depth; ++i)
+    os << "  ";
+}
+
+void ProgramEmitter::lineDirective(const Loc &l) {
+  if (!opts.lineDirectives || !l.valid() || l.line == lastLine)
+    return;
+  lastLine = l.line;
+  os << "#line " << l.line << " \"" << opts.sourceFile << "\"\n";
+}
+
+void ProgramEmitter::emitArgs() {
+  os << "/// ABI of " << p.name << ": the wrapper's parameters plus the "
+     << "invocation workspace.\n";
+  os << "struct " << m << "_args {\n";
+  for (const Param &par : p.params)
+    os << "  " << emit::cxxType(par.type) << " " << par.name << ";\n";
+  os << "  void *workspace;\n";
+  os << "};\n\n";
+}
+
+std::string ProgramEmitter::exprText(unsigned e) {
+  const LaunchExpr &x = p.exprs[e];
+  auto operand = [&](unsigned i) { return "e" + std::to_string(x.operands[i]); };
+  std::string t = scalarCxx(x.type);
+  switch (x.kind) {
+  case LaunchExpr::Kind::Const:
+    if (x.type == ScalarKind::Bool)
+      return x.value ? "true" : "false";
+    return "static_cast<" + t + ">(INT64_C(" + std::to_string(x.value) + "))";
+  case LaunchExpr::Kind::Param:
+    return "a." + p.params[x.param].name;
+  case LaunchExpr::Kind::Extent:
+    return "a." + p.params[x.param].name + ".extent(" + std::to_string(x.dim) +
+           ")";
+  case LaunchExpr::Kind::Stride:
+    return "a." + p.params[x.param].name + ".stride(" + std::to_string(x.dim) +
+           ")";
+  case LaunchExpr::Kind::Cast:
+    return "static_cast<" + t + ">(" + operand(0) + ")";
+  case LaunchExpr::Kind::Add:
+    return operand(0) + " + " + operand(1);
+  case LaunchExpr::Kind::Sub:
+    return operand(0) + " - " + operand(1);
+  case LaunchExpr::Kind::Mul:
+    return operand(0) + " * " + operand(1);
+  case LaunchExpr::Kind::Div:
+    return operand(0) + " / " + operand(1);
+  case LaunchExpr::Kind::Rem:
+    return operand(0) + " % " + operand(1);
+  case LaunchExpr::Kind::Min:
+    return operand(0) + " < " + operand(1) + " ? " + operand(0) + " : " +
+           operand(1);
+  case LaunchExpr::Kind::Max:
+    return operand(0) + " > " + operand(1) + " ? " + operand(0) + " : " +
+           operand(1);
+  case LaunchExpr::Kind::Neg:
+    return "-" + operand(0);
+  case LaunchExpr::Kind::Cmp:
+    return operand(0) + " " + cmpOperator(x.pred) + " " + operand(1);
+  case LaunchExpr::Kind::Select:
+    return operand(0) + " ? " + operand(1) + " : " + operand(2);
   }
+  llvm_unreachable("bad launch expression");
+}
 
-  static std::string name(const Value *v) { return "v" + std::to_string(v->id); }
+void ProgramEmitter::emitLaunchEvaluator() {
+  os << "/// Launch expressions of " << p.name
+     << " (segment lengths, offsets, total).\n";
+  os << "struct " << m << "_launch {\n";
+  for (unsigned e = 0; e < p.exprs.size(); ++e)
+    os << "  " << scalarCxx(p.exprs[e].type) << " e" << e << ";\n";
+  os << "};\n";
+  os << "static INTENT_HD inline " << m << "_launch " << m
+     << "_eval(const " << m << "_args &a) {\n";
+  for (unsigned e = 0; e < p.exprs.size(); ++e)
+    os << "  const " << scalarCxx(p.exprs[e].type) << " e" << e << " = "
+       << exprText(e) << ";\n";
+  os << "  return {";
+  for (unsigned e = 0; e < p.exprs.size(); ++e)
+    os << (e ? ", " : "") << "e" << e;
+  os << "};\n}\n\n";
+}
 
-  void lineDirective(const Loc &l) {
-    if (!opts.lineDirectives || !l.valid() || l.line == lastLine)
-      return;
-    lastLine = l.line;
-    os << "#line " << l.line << " \"" << opts.sourceFile << "\"\n";
-  }
-
-  // --- ABI -----------------------------------------------------------------
-
-  void emitArgs() {
-    os << "/// ABI of " << p.name << ": the wrapper's parameters plus the "
-       << "invocation workspace.\n";
-    os << "struct " << m << "_args {\n";
-    for (const Param &par : p.params)
-      os << "  " << emit::cxxType(par.type) << " " << par.name << ";\n";
-    os << "  void *workspace;\n";
-    os << "};\n\n";
-  }
-
-  std::string exprText(unsigned e) {
-    const LaunchExpr &x = p.exprs[e];
-    auto operand = [&](unsigned i) { return "e" + std::to_string(x.operands[i]); };
-    std::string t = scalarCxx(x.type);
-    switch (x.kind) {
-    case LaunchExpr::Kind::Const:
-      if (x.type == ScalarKind::Bool)
-        return x.value ? "true" : "false";
-      return "static_cast<" + t + ">(INT64_C(" + std::to_string(x.value) + "))";
-    case LaunchExpr::Kind::Param:
-      return "a." + p.params[x.param].name;
-    case LaunchExpr::Kind::Extent:
-      return "a." + p.params[x.param].name + ".extent(" + std::to_string(x.dim) +
-             ")";
-    case LaunchExpr::Kind::Stride:
-      return "a." + p.params[x.param].name + ".stride(" + std::to_string(x.dim) +
-             ")";
-    case LaunchExpr::Kind::Cast:
-      return "static_cast<" + t + ">(" + operand(0) + ")";
-    case LaunchExpr::Kind::Add:
-      return operand(0) + " + " + operand(1);
-    case LaunchExpr::Kind::Sub:
-      return operand(0) + " - " + operand(1);
-    case LaunchExpr::Kind::Mul:
-      return operand(0) + " * " + operand(1);
-    case LaunchExpr::Kind::Div:
-      return operand(0) + " / " + operand(1);
-    case LaunchExpr::Kind::Rem:
-      return operand(0) + " % " + operand(1);
-    case LaunchExpr::Kind::Min:
-      return operand(0) + " < " + operand(1) + " ? " + operand(0) + " : " +
-             operand(1);
-    case LaunchExpr::Kind::Max:
-      return operand(0) + " > " + operand(1) + " ? " + operand(0) + " : " +
-             operand(1);
-    case LaunchExpr::Kind::Neg:
-      return "-" + operand(0);
-    case LaunchExpr::Kind::Cmp:
-      return operand(0) + " " + cmpOperator(x.pred) + " " + operand(1);
-    case LaunchExpr::Kind::Select:
-      return operand(0) + " ? " + operand(1) + " : " + operand(2);
-    }
-    llvm_unreachable("bad launch expression");
-  }
-
-  /// One evaluator serves the host wrapper (grid size) and the kernel
-  /// (segment dispatch): both bind to the same expressions.
-  void emitLaunchEvaluator() {
-    os << "/// Launch expressions of " << p.name
-       << " (segment lengths, offsets, total).\n";
-    os << "struct " << m << "_launch {\n";
-    for (unsigned e = 0; e < p.exprs.size(); ++e)
-      os << "  " << scalarCxx(p.exprs[e].type) << " e" << e << ";\n";
-    os << "};\n";
-    os << "static INTENT_HD inline " << m << "_launch " << m
-       << "_eval(const " << m << "_args &a) {\n";
-    for (unsigned e = 0; e < p.exprs.size(); ++e)
-      os << "  const " << scalarCxx(p.exprs[e].type) << " e" << e << " = "
-         << exprText(e) << ";\n";
-    os << "  return {";
-    for (unsigned e = 0; e < p.exprs.size(); ++e)
-      os << (e ? ", " : "") << "e" << e;
-    os << "};\n}\n\n";
-  }
-
-  // --- Program body ---------------------------------------------------------
-
-  void emitProgramFunction() {
-    os << "/// One program instance of " << p.name << " (exec scope "
-       << execScopeName(p.scope) << ").\n";
-    os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
-       << "_args &a) {\n";
-    depth = 1;
+void ProgramEmitter::emitProgramFunction() {
+  os << "/// One program instance of " << p.name << " (exec scope "
+     << execScopeName(p.scope) << ").\n";
+  os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
+     << "_args &a) {\n";
+  depth = 1;
+  indent();
+  os << "const " << m << "_launch L = " << m << "_eval(a);\n";
+  indent();
+  os << "(void)L;\n";
+  const Block &entry = p.body->block;
+  for (unsigned i = 0; i < entry.args.size(); ++i) {
     indent();
-    os << "const " << m << "_launch L = " << m << "_eval(a);\n";
-    indent();
-    os << "(void)L;\n";
-    const Block &entry = p.body->block;
-    for (unsigned i = 0; i < entry.args.size(); ++i) {
-      indent();
-      os << "const auto " << name(entry.args[i]) << " = a." << p.params[i].name
-         << ";\n";
-      indent();
-      os << "(void)" << name(entry.args[i]) << ";\n";
-    }
-    emitOps(entry, /*pid=*/"pid");
-    depth = 0;
-    os << "}\n";
-    if (lastLine)
-      os << kLineReset << "\n";
-    lastLine = 0;
-    os << "\n";
-  }
-
-  void emitOps(const Block &b, const std::string &pid) {
-    for (const auto &op : b.ops)
-      emitOp(*op, pid);
-  }
-
-  void declare(const Value *v, const std::string &init) {
-    indent();
-    os << "const " << emit::cxxType(v->type) << " " << name(v) << " = " << init
+    os << "const auto " << name(entry.args[i]) << " = a." << p.params[i].name
        << ";\n";
-  }
-
-  /// `a op b` in the operand type. Signed add/sub/mul go through the
-  /// unsigned type so that they wrap (physical IR semantics) instead of
-  /// overflowing; float `rem` is fmod. Integer promotions of narrow operands
-  /// were made explicit by the front end already.
-  std::string binaryExpr(const Op &op) {
-    const Type &t = op.result()->type;
-    std::string ty = emit::cxxType(t);
-    std::string a = name(op.operands[0]), b = name(op.operands[1]);
-    if (op.opcode == Opcode::Rem && isFloatKind(t.elem))
-      return std::string(t.elem == ScalarKind::F32 ? "fmodf(" : "fmod(") + a +
-             ", " + b + ")";
-    bool wraps = op.opcode == Opcode::Add || op.opcode == Opcode::Sub ||
-                 op.opcode == Opcode::Mul;
-    if (wraps && t.isInteger() && isSignedInt(t.elem)) {
-      std::string u = "u" + scalarCxx(t.elem);
-      return "static_cast<" + ty + ">(static_cast<" + u + ">(" + a + ") " +
-             binaryOperator(op.opcode) + " static_cast<" + u + ">(" + b + "))";
-    }
-    return "static_cast<" + ty + ">(" + a + " " + binaryOperator(op.opcode) +
-           " " + b + ")";
-  }
-
-  std::string elementRef(const Op &op) {
-    const Value *mem = op.memory();
-    llvm::ArrayRef<Value *> coords = op.coords();
-    std::string s = name(mem) + ".data()[";
-    if (coords.empty())
-      s += "0";
-    for (unsigned d = 0; d < coords.size(); ++d) {
-      if (d)
-        s += " + ";
-      s += name(coords[d]) + " * " + name(mem) + ".stride(" +
-           std::to_string(d) + ")";
-    }
-    return s + "]";
-  }
-
-  /// Binds a region's block arguments to `sources` (carried variables).
-  void bindArgs(const Block &b, llvm::ArrayRef<std::string> sources) {
-    for (unsigned i = 0; i < b.args.size(); ++i)
-      declare(b.args[i], sources[i]);
-  }
-
-  std::string carried(const Op &loop, unsigned k) {
-    return "c" + std::to_string(loop.id) + "_" + std::to_string(k);
-  }
-
-  void assignCarried(const Op &loop, const Op &term) {
-    for (unsigned k = 0; k < term.operands.size(); ++k) {
-      indent();
-      os << carried(loop, k) << " = " << name(term.operands[k]) << ";\n";
-    }
-  }
-
-  void emitRegion(const Region &r, llvm::ArrayRef<std::string> argSources,
-                  const std::string &pid) {
     indent();
-    os << "{\n";
+    os << "(void)" << name(entry.args[i]) << ";\n";
+  }
+  emitOps(entry, /*pid=*/"pid");
+  depth = 0;
+  os << "}\n";
+  if (lastLine)
+    os << kLineReset << "\n";
+  lastLine = 0;
+  os << "\n";
+}
+
+void ProgramEmitter::emitOps(const Block &b, const std::string &pid) {
+  for (const auto &op : b.ops)
+    emitOp(*op, pid);
+}
+
+void ProgramEmitter::declare(const Value *v, const std::string &init) {
+  indent();
+  os << "const " << emit::cxxType(v->type) << " " << name(v) << " = " << init
+     << ";\n";
+}
+
+std::string ProgramEmitter::binaryExpr(const Op &op) {
+  const Type &t = op.result()->type;
+  std::string ty = emit::cxxType(t);
+  std::string a = name(op.operands[0]), b = name(op.operands[1]);
+  if (op.opcode == Opcode::Rem && isFloatKind(t.elem))
+    return std::string(t.elem == ScalarKind::F32 ? "fmodf(" : "fmod(") + a +
+           ", " + b + ")";
+  bool wraps = op.opcode == Opcode::Add || op.opcode == Opcode::Sub ||
+               op.opcode == Opcode::Mul;
+  if (wraps && t.isInteger() && isSignedInt(t.elem)) {
+    std::string u = "u" + scalarCxx(t.elem);
+    return "static_cast<" + ty + ">(static_cast<" + u + ">(" + a + ") " +
+           binaryOperator(op.opcode) + " static_cast<" + u + ">(" + b + "))";
+  }
+  return "static_cast<" + ty + ">(" + a + " " + binaryOperator(op.opcode) +
+         " " + b + ")";
+}
+
+std::string ProgramEmitter::elementRef(const Op &op) {
+  const Value *mem = op.memory();
+  llvm::ArrayRef<Value *> coords = op.coords();
+  std::string s = name(mem) + ".data()[";
+  if (coords.empty())
+    s += "0";
+  for (unsigned d = 0; d < coords.size(); ++d) {
+    if (d)
+      s += " + ";
+    s += name(coords[d]) + " * " + name(mem) + ".stride(" +
+         std::to_string(d) + ")";
+  }
+  return s + "]";
+}
+
+void ProgramEmitter::bindArgs(const Block &b, llvm::ArrayRef<std::string> sources) {
+  for (unsigned i = 0; i < b.args.size(); ++i)
+    declare(b.args[i], sources[i]);
+}
+
+std::string ProgramEmitter::carried(const Op &loop, unsigned k) {
+  return "c" + std::to_string(loop.id) + "_" + std::to_string(k);
+}
+
+void ProgramEmitter::assignCarried(const Op &loop, const Op &term) {
+  for (unsigned k = 0; k < term.operands.size(); ++k) {
+    indent();
+    os << carried(loop, k) << " = " << name(term.operands[k]) << ";\n";
+  }
+}
+
+void ProgramEmitter::emitRegion(const Region &r,
+                                llvm::ArrayRef<std::string> argSources,
+                                const std::string &pid) {
+  indent();
+  os << "{\n";
+  ++depth;
+  bindArgs(r.block, argSources);
+  emitOps(r.block, pid);
+  --depth;
+  indent();
+  os << "}\n";
+}
+
+void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
+  lineDirective(op.loc);
+  switch (op.opcode) {
+  case Opcode::ProgramId:
+    declare(op.result(), pid);
+    return;
+  case Opcode::LaunchValue:
+    declare(op.result(), "L.e" + std::to_string(op.intAttr("expr")));
+    return;
+  case Opcode::Segment: {
+    const Value *id = op.operands[0];
+    const Value *off = op.operands[1];
+    const Value *len = op.operands[2];
+    indent();
+    os << "if (" << name(id) << " >= " << name(off) << " && " << name(id)
+       << " - " << name(off) << " < " << name(len) << ") {  // group "
+       << op.intAttr("group") << "\n";
     ++depth;
-    bindArgs(r.block, argSources);
-    emitOps(r.block, pid);
-    --depth;
-    indent();
-    os << "}\n";
-  }
-
-  void emitOp(const Op &op, const std::string &pid) {
-    lineDirective(op.loc);
-    switch (op.opcode) {
-    case Opcode::ProgramId:
-      declare(op.result(), pid);
-      return;
-    case Opcode::LaunchValue:
-      declare(op.result(), "L.e" + std::to_string(op.intAttr("expr")));
-      return;
-    case Opcode::Segment: {
-      const Value *id = op.operands[0];
-      const Value *off = op.operands[1];
-      const Value *len = op.operands[2];
-      indent();
-      os << "if (" << name(id) << " >= " << name(off) << " && " << name(id)
-         << " - " << name(off) << " < " << name(len) << ") {  // group "
-         << op.intAttr("group") << "\n";
-      ++depth;
-      bindArgs(op.region(0)->block,
-               {name(id) + " - " + name(off)});
-      emitOps(op.region(0)->block, pid);
-      --depth;
-      indent();
-      os << "}\n";
-      return;
-    }
-    case Opcode::Delinearize: {
-      // Row-major: the last coordinate varies fastest.
-      unsigned r = op.results.size();
-      indent();
-      os << "int64_t rest" << op.id << " = " << name(op.operands[0]) << ";\n";
-      for (unsigned d = r; d-- > 0;) {
-        const Value *n = op.operands[1 + d];
-        if (d == 0) {
-          declare(op.result(d), "rest" + std::to_string(op.id));
-          continue;
-        }
-        declare(op.result(d),
-                "rest" + std::to_string(op.id) + " % " + name(n));
-        indent();
-        os << "rest" << op.id << " /= " << name(n) << ";\n";
-      }
-      return;
-    }
-    case Opcode::Constant: {
-      const Type &t = op.result()->type;
-      const AttrValue *v = op.attr("value");
-      std::string text;
-      if (const auto *b = std::get_if<bool>(v))
-        text = *b ? "true" : "false";
-      else if (const auto *d = std::get_if<double>(v))
-        text = isFloatKind(t.elem) ? floatLiteral(*d, t.elem)
-                                   : "static_cast<" + scalarCxx(t.elem) +
-                                         ">(" + std::to_string(*d) + ")";
-      else if (const auto *i = std::get_if<int64_t>(v))
-        text = t.isBool() ? (*i ? "true" : "false")
-               : isFloatKind(t.elem)
-                   ? floatLiteral(static_cast<double>(*i), t.elem)
-                   : "static_cast<" + scalarCxx(t.elem) + ">(INT64_C(" +
-                         std::to_string(*i) + "))";
-      declare(op.result(), text);
-      return;
-    }
-    case Opcode::Add:
-    case Opcode::Sub:
-    case Opcode::Mul:
-    case Opcode::Div:
-    case Opcode::Rem:
-    case Opcode::BitAnd:
-    case Opcode::BitOr:
-    case Opcode::BitXor:
-    case Opcode::Shl:
-    case Opcode::Shr:
-      declare(op.result(), binaryExpr(op));
-      return;
-    case Opcode::Neg:
-      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
-                               ">(-" + name(op.operands[0]) + ")");
-      return;
-    case Opcode::BitNot:
-      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
-                               ">(~" + name(op.operands[0]) + ")");
-      return;
-    case Opcode::Not:
-      declare(op.result(), "!" + name(op.operands[0]));
-      return;
-    case Opcode::Min:
-    case Opcode::Max: {
-      const std::string a = name(op.operands[0]), b = name(op.operands[1]);
-      // std::min(a, b) = (b < a) ? b : a; std::max(a, b) = (a < b) ? b : a.
-      if (op.opcode == Opcode::Min)
-        declare(op.result(), "(" + b + " < " + a + ") ? " + b + " : " + a);
-      else
-        declare(op.result(), "(" + a + " < " + b + ") ? " + b + " : " + a);
-      return;
-    }
-    case Opcode::Cmp:
-      declare(op.result(), name(op.operands[0]) + " " +
-                               cmpOperator(op.strAttr("pred")) + " " +
-                               name(op.operands[1]));
-      return;
-    case Opcode::Select:
-      declare(op.result(), name(op.operands[0]) + " ? " +
-                               name(op.operands[1]) + " : " +
-                               name(op.operands[2]));
-      return;
-    case Opcode::Cast:
-      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
-                               ">(" + name(op.operands[0]) + ")");
-      return;
-    case Opcode::Math: {
-      std::string call =
-          mathFunction(op.strAttr("fn"), op.operands.empty()
-                                             ? op.result()->type.elem
-                                             : op.operands[0]->type.elem) +
-          "(";
-      for (unsigned i = 0; i < op.operands.size(); ++i)
-        call += (i ? ", " : "") + name(op.operands[i]);
-      declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
-                               ">(" + call + "))");
-      return;
-    }
-    case Opcode::Extent:
-    case Opcode::Stride:
-      declare(op.result(), name(op.operands[0]) +
-                               (op.opcode == Opcode::Extent ? ".extent("
-                                                            : ".stride(") +
-                               std::to_string(op.intAttr("dim")) + ")");
-      return;
-    case Opcode::Alloc:
-      llvm::report_fatal_error("CUDA emitter: buffers are not emitted yet");
-    case Opcode::Load: {
-      std::string ref = elementRef(op);
-      if (const Value *g = op.guard())
-        ref = name(g) + " ? " + ref + " : " +
-              emit::cxxType(op.result()->type) + "{}";
-      declare(op.result(), ref);
-      return;
-    }
-    case Opcode::Store: {
-      indent();
-      if (const Value *g = op.guard())
-        os << "if (" << name(g) << ") ";
-      os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
-      return;
-    }
-    case Opcode::If:
-      emitIf(op, pid);
-      return;
-    case Opcode::Loop:
-      emitLoop(op, pid);
-      return;
-    case Opcode::For: {
-      const Block &body = op.region(0)->block;
-      indent();
-      os << "for (int64_t " << name(body.args[0]) << " = "
-         << name(op.operands[0]) << "; " << name(body.args[0]) << " < "
-         << name(op.operands[1]) << "; ++" << name(body.args[0]) << ") {\n";
-      ++depth;
-      emitOps(body, pid);
-      --depth;
-      indent();
-      os << "}\n";
-      return;
-    }
-    case Opcode::Yield:
-      emitYield(op);
-      return;
-    case Opcode::Condition: {
-      const Op *loop = op.parent->parent->parent;
-      indent();
-      os << "if (!" << name(op.operands[0]) << ") goto exit" << loop->id
-         << ";\n";
-      return;
-    }
-    case Opcode::Break:
-    case Opcode::Continue: {
-      assert(!loops.empty() && "break outside a loop");
-      const Op &loop = *loops.back();
-      assignCarried(loop, op);
-      indent();
-      os << "goto " << (op.opcode == Opcode::Break ? "exit" : "step")
-         << loop.id << ";\n";
-      return;
-    }
-    case Opcode::Return:
-      indent();
-      os << "return;\n";
-      return;
-    }
-  }
-
-  /// Yields: to the enclosing if's results, a loop's carried values, or
-  /// nothing (segment / for bodies).
-  void emitYield(const Op &op) {
-    const Op *parent = op.parent->parent->parent;
-    if (!parent)
-      return;
-    if (parent->opcode == Opcode::If) {
-      for (unsigned k = 0; k < op.operands.size(); ++k) {
-        indent();
-        os << "r" << parent->id << "_" << k << " = " << name(op.operands[k])
-           << ";\n";
-      }
-      return;
-    }
-    if (parent->opcode == Opcode::Loop)
-      assignCarried(*parent, op);
-  }
-
-  void emitIf(const Op &op, const std::string &pid) {
-    for (unsigned k = 0; k < op.results.size(); ++k) {
-      indent();
-      os << emit::cxxType(op.result(k)->type) << " r" << op.id << "_" << k
-         << "{};\n";
-    }
-    indent();
-    os << "if (" << name(op.operands[0]) << ") {\n";
-    ++depth;
+    bindArgs(op.region(0)->block,
+             {name(id) + " - " + name(off)});
     emitOps(op.region(0)->block, pid);
     --depth;
     indent();
-    os << "} else {\n";
+    os << "}\n";
+    return;
+  }
+  case Opcode::Delinearize: {
+    // Row-major: the last coordinate varies fastest.
+    unsigned r = op.results.size();
+    indent();
+    os << "int64_t rest" << op.id << " = " << name(op.operands[0]) << ";\n";
+    for (unsigned d = r; d-- > 0;) {
+      const Value *n = op.operands[1 + d];
+      if (d == 0) {
+        declare(op.result(d), "rest" + std::to_string(op.id));
+        continue;
+      }
+      declare(op.result(d),
+              "rest" + std::to_string(op.id) + " % " + name(n));
+      indent();
+      os << "rest" << op.id << " /= " << name(n) << ";\n";
+    }
+    return;
+  }
+  case Opcode::Constant:
+    declare(op.result(), literal(*op.attr("value"), op.result()->type.elem));
+    return;
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::Rem:
+  case Opcode::BitAnd:
+  case Opcode::BitOr:
+  case Opcode::BitXor:
+  case Opcode::Shl:
+  case Opcode::Shr:
+    declare(op.result(), binaryExpr(op));
+    return;
+  case Opcode::Neg:
+    declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                             ">(-" + name(op.operands[0]) + ")");
+    return;
+  case Opcode::BitNot:
+    declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                             ">(~" + name(op.operands[0]) + ")");
+    return;
+  case Opcode::Not:
+    declare(op.result(), "!" + name(op.operands[0]));
+    return;
+  case Opcode::Min:
+  case Opcode::Max: {
+    const std::string a = name(op.operands[0]), b = name(op.operands[1]);
+    // std::min(a, b) = (b < a) ? b : a; std::max(a, b) = (a < b) ? b : a.
+    if (op.opcode == Opcode::Min)
+      declare(op.result(), "(" + b + " < " + a + ") ? " + b + " : " + a);
+    else
+      declare(op.result(), "(" + a + " < " + b + ") ? " + b + " : " + a);
+    return;
+  }
+  case Opcode::Cmp:
+    declare(op.result(), name(op.operands[0]) + " " +
+                             cmpOperator(op.strAttr("pred")) + " " +
+                             name(op.operands[1]));
+    return;
+  case Opcode::Select:
+    declare(op.result(), name(op.operands[0]) + " ? " +
+                             name(op.operands[1]) + " : " +
+                             name(op.operands[2]));
+    return;
+  case Opcode::Cast:
+    declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                             ">(" + name(op.operands[0]) + ")");
+    return;
+  case Opcode::Math: {
+    std::string call =
+        mathFunction(op.strAttr("fn"), op.operands.empty()
+                                           ? op.result()->type.elem
+                                           : op.operands[0]->type.elem) +
+        "(";
+    for (unsigned i = 0; i < op.operands.size(); ++i)
+      call += (i ? ", " : "") + name(op.operands[i]);
+    declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
+                             ">(" + call + "))");
+    return;
+  }
+  case Opcode::Extent:
+  case Opcode::Stride:
+    declare(op.result(), name(op.operands[0]) +
+                             (op.opcode == Opcode::Extent ? ".extent("
+                                                          : ".stride(") +
+                             std::to_string(op.intAttr("dim")) + ")");
+    return;
+  case Opcode::Alloc:
+    llvm::report_fatal_error("CUDA emitter: buffers are not emitted yet");
+  case Opcode::Load: {
+    std::string ref = elementRef(op);
+    if (const Value *g = op.guard())
+      ref = name(g) + " ? " + ref + " : " +
+            emit::cxxType(op.result()->type) + "{}";
+    declare(op.result(), ref);
+    return;
+  }
+  case Opcode::Store: {
+    indent();
+    if (const Value *g = op.guard())
+      os << "if (" << name(g) << ") ";
+    os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
+    return;
+  }
+  case Opcode::If:
+    emitIf(op, pid);
+    return;
+  case Opcode::Loop:
+    emitLoop(op, pid);
+    return;
+  case Opcode::For: {
+    const Block &body = op.region(0)->block;
+    indent();
+    os << "for (int64_t " << name(body.args[0]) << " = "
+       << name(op.operands[0]) << "; " << name(body.args[0]) << " < "
+       << name(op.operands[1]) << "; ++" << name(body.args[0]) << ") {\n";
     ++depth;
-    emitOps(op.region(1)->block, pid);
+    emitOps(body, pid);
     --depth;
     indent();
     os << "}\n";
-    for (unsigned k = 0; k < op.results.size(); ++k)
-      declare(op.result(k), "r" + std::to_string(op.id) + "_" +
-                                std::to_string(k));
+    return;
   }
+  case Opcode::Reduce:
+  case Opcode::Scan:
+  case Opcode::RegionFold:
+  case Opcode::RegionScan:
+    emitFold(op, pid);
+    return;
+  case Opcode::ArgReduce:
+    emitArgReduce(op, pid);
+    return;
+  case Opcode::Yield:
+    emitYield(op);
+    return;
+  case Opcode::Condition: {
+    const Op *loop = op.parent->parent->parent;
+    indent();
+    os << "if (!" << name(op.operands[0]) << ") goto exit" << loop->id
+       << ";\n";
+    return;
+  }
+  case Opcode::Break:
+  case Opcode::Continue: {
+    assert(!loops.empty() && "break outside a loop");
+    const Op &loop = *loops.back();
+    assignCarried(loop, op);
+    indent();
+    os << "goto " << (op.opcode == Opcode::Break ? "exit" : "step")
+       << loop.id << ";\n";
+    return;
+  }
+  case Opcode::Return:
+    indent();
+    os << "return;\n";
+    return;
+  }
+}
 
-  void emitLoop(const Op &op, const std::string &pid) {
-    std::vector<std::string> vars;
+void ProgramEmitter::emitYield(const Op &op) {
+  const Op *parent = op.parent->parent->parent;
+  if (!parent)
+    return;
+  if (parent->opcode == Opcode::If) {
     for (unsigned k = 0; k < op.operands.size(); ++k) {
-      vars.push_back(carried(op, k));
       indent();
-      os << emit::cxxType(op.operands[k]->type) << " " << vars.back() << " = "
+      os << "r" << parent->id << "_" << k << " = " << name(op.operands[k])
+         << ";\n";
+    }
+    return;
+  }
+  if (parent->opcode == Opcode::Loop) {
+    assignCarried(*parent, op);
+    return;
+  }
+  if (isStructured(parent->opcode)) {
+    unsigned region = 0;
+    while (parent->region(region) != op.parent->parent)
+      ++region;
+    for (unsigned k = 0; k < op.operands.size(); ++k) {
+      indent();
+      os << callbackResult(*parent, region, k) << " = "
          << name(op.operands[k]) << ";\n";
     }
-    bool testFirst = op.boolAttr("test_first", true);
-    if (!testFirst) {
-      indent();
-      os << "bool first" << op.id << " = true;\n";
-    }
+  }
+}
+
+void ProgramEmitter::emitIf(const Op &op, const std::string &pid) {
+  for (unsigned k = 0; k < op.results.size(); ++k) {
     indent();
-    os << "for (;;) {\n";
-    ++depth;
-    if (!testFirst) {
-      indent();
-      os << "if (!first" << op.id << ")\n";
-    }
-    emitRegion(*op.region(0), vars, pid);
-    if (!testFirst) {
-      indent();
-      os << "first" << op.id << " = false;\n";
-    }
-    loops.push_back(&op);
-    emitRegion(*op.region(1), vars, pid);
-    loops.pop_back();
-    os << "step" << op.id << ":;\n";
-    emitRegion(*op.region(2), vars, pid);
-    --depth;
+    os << emit::cxxType(op.result(k)->type) << " r" << op.id << "_" << k
+       << "{};\n";
+  }
+  indent();
+  os << "if (" << name(op.operands[0]) << ") {\n";
+  ++depth;
+  emitOps(op.region(0)->block, pid);
+  --depth;
+  indent();
+  os << "} else {\n";
+  ++depth;
+  emitOps(op.region(1)->block, pid);
+  --depth;
+  indent();
+  os << "}\n";
+  for (unsigned k = 0; k < op.results.size(); ++k)
+    declare(op.result(k), "r" + std::to_string(op.id) + "_" +
+                              std::to_string(k));
+}
+
+void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
+  std::vector<std::string> vars;
+  for (unsigned k = 0; k < op.operands.size(); ++k) {
+    vars.push_back(carried(op, k));
     indent();
-    os << "}\n";
-    os << "exit" << op.id << ":;\n";
-    for (unsigned k = 0; k < op.results.size(); ++k)
-      declare(op.result(k), vars[k]);
+    os << emit::cxxType(op.operands[k]->type) << " " << vars.back() << " = "
+       << name(op.operands[k]) << ";\n";
   }
-
-  // --- Entry points -----------------------------------------------------------
-
-  void emitGlobal() {
-    os << "__global__ void " << m << "_kernel(" << m
-       << "_args a, int64_t total) {\n"
-       << "  const int64_t stride = static_cast<int64_t>(gridDim.x) * "
-          "blockDim.x;\n"
-       << "  for (int64_t pid = static_cast<int64_t>(blockIdx.x) * blockDim.x "
-          "+ threadIdx.x; pid < total; pid += stride)\n"
-       << "    " << m << "_program(pid, a);\n"
-       << "}\n\n";
+  bool testFirst = op.boolAttr("test_first", true);
+  if (!testFirst) {
+    indent();
+    os << "bool first" << op.id << " = true;\n";
   }
-
-  /// Locals of the wrapper are `__intent_*` so they never shadow parameters.
-  void emitWrapper() {
-    os << "void " << emit::launchFunctionName(p, opts) << "("
-       << emit::wrapperParams(p) << ") {\n";
-    os << "  static const intent::rt::kernel_info __intent_info{\""
-       << p.name << "\", \"" << opts.sourceFile << "\", " << p.loc.line
-       << "};\n";
-    os << "  " << m << "_args __intent_args{";
-    for (const Param &par : p.params)
-      os << par.name << ", ";
-    os << "nullptr};\n";
-    os << "  const " << m << "_launch __intent_L = " << m
-       << "_eval(__intent_args);\n";
-    os << "  intent::rt::launch_config __intent_config;\n";
-    os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
-    os << "  __intent_config.block = " << opts.blockSize << ";\n";
-    os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
-       << "__intent_config, __intent_args, " << m << "_kernel);\n";
-    os << "}\n\n";
+  indent();
+  os << "for (;;) {\n";
+  ++depth;
+  if (!testFirst) {
+    indent();
+    os << "if (!first" << op.id << ")\n";
   }
-};
+  emitRegion(*op.region(0), vars, pid);
+  if (!testFirst) {
+    indent();
+    os << "first" << op.id << " = false;\n";
+  }
+  loops.push_back(&op);
+  emitRegion(*op.region(1), vars, pid);
+  loops.pop_back();
+  os << "step" << op.id << ":;\n";
+  emitRegion(*op.region(2), vars, pid);
+  --depth;
+  indent();
+  os << "}\n";
+  os << "exit" << op.id << ":;\n";
+  for (unsigned k = 0; k < op.results.size(); ++k)
+    declare(op.result(k), vars[k]);
+}
 
-} // namespace
+void ProgramEmitter::emitGlobal() {
+  os << "__global__ void " << m << "_kernel(" << m
+     << "_args a, int64_t total) {\n"
+     << "  const int64_t stride = static_cast<int64_t>(gridDim.x) * "
+        "blockDim.x;\n"
+     << "  for (int64_t pid = static_cast<int64_t>(blockIdx.x) * blockDim.x "
+        "+ threadIdx.x; pid < total; pid += stride)\n"
+     << "    " << m << "_program(pid, a);\n"
+     << "}\n\n";
+}
+
+void ProgramEmitter::emitWrapper() {
+  os << "void " << emit::launchFunctionName(p, opts) << "("
+     << emit::wrapperParams(p) << ") {\n";
+  os << "  static const intent::rt::kernel_info __intent_info{\""
+     << p.name << "\", \"" << opts.sourceFile << "\", " << p.loc.line
+     << "};\n";
+  os << "  " << m << "_args __intent_args{";
+  for (const Param &par : p.params)
+    os << par.name << ", ";
+  os << "nullptr};\n";
+  os << "  const " << m << "_launch __intent_L = " << m
+     << "_eval(__intent_args);\n";
+  os << "  intent::rt::launch_config __intent_config;\n";
+  os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
+  os << "  __intent_config.block = " << opts.blockSize << ";\n";
+  os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
+     << "__intent_config, __intent_args, " << m << "_kernel);\n";
+  os << "}\n\n";
+}
+
 
 std::string intent::emit::cxxType(const phys::Type &t) {
   switch (t.kind) {

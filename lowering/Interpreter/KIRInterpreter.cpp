@@ -4,6 +4,9 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace intent;
 using namespace intent::interp;
 using kir::Op;
@@ -180,6 +183,164 @@ private:
     return true;
   }
 
+  /// Runs a callback region with scalar arguments; returns its yields.
+  bool callback(const kir::Region &r, const std::vector<Scalar> &in,
+                std::vector<Scalar> &out) {
+    std::vector<RtValue> args(in.size());
+    for (unsigned i = 0; i < in.size(); ++i)
+      args[i].s = in[i];
+    Flow f;
+    if (!execRegion(r, args, f))
+      return false;
+    out.clear();
+    for (const RtValue &v : f.values)
+      out.push_back(v.s);
+    return true;
+  }
+
+  static Scalar index(int64_t v) { return Scalar::ofInt(kir::ScalarKind::I64, v); }
+
+  /// The header's scan over [begin, end) (include/intent/reduce.hpp), with
+  /// `lead` (the region index of a region_scan) prepended to the value and
+  /// emit arguments.
+  bool scanRange(const Op &op, int64_t begin, int64_t end,
+                 std::vector<Scalar> acc, const std::vector<Scalar> &lead) {
+    bool exclusive = op.strAttr("kind") == "exclusive";
+    bool reverse = op.strAttr("direction") == "reverse";
+    std::vector<Scalar> x, pair, none;
+    for (int64_t step = 0, n = std::max<int64_t>(end - begin, 0); step < n;
+         ++step) {
+      int64_t k = reverse ? end - 1 - step : begin + step;
+      std::vector<Scalar> at = lead;
+      at.push_back(index(k));
+      std::vector<Scalar> emitArgs = at;
+      if (exclusive) {
+        emitArgs.insert(emitArgs.end(), acc.begin(), acc.end());
+        if (!callback(*op.regions[2], emitArgs, none))
+          return false;
+      }
+      if (!callback(*op.regions[0], at, x))
+        return false;
+      pair = acc;
+      pair.insert(pair.end(), x.begin(), x.end());
+      if (!callback(*op.regions[1], pair, acc))
+        return false;
+      if (!exclusive) {
+        emitArgs.insert(emitArgs.end(), acc.begin(), acc.end());
+        if (!callback(*op.regions[2], emitArgs, none))
+          return false;
+      }
+    }
+    return true;
+  }
+
+  /// The header's reduce over [begin, end): acc = combine(acc, value(k)).
+  bool reduceRange(const Op &op, int64_t begin, int64_t end,
+                   std::vector<Scalar> &acc, const std::vector<Scalar> &lead) {
+    std::vector<Scalar> x, pair;
+    for (int64_t k = begin; k < end; ++k) {
+      std::vector<Scalar> at = lead;
+      at.push_back(index(k));
+      if (!callback(*op.regions[0], at, x))
+        return false;
+      pair = acc;
+      pair.insert(pair.end(), x.begin(), x.end());
+      if (!callback(*op.regions[1], pair, acc))
+        return false;
+    }
+    return true;
+  }
+
+  std::vector<Scalar> inits(const Op &op) {
+    std::vector<Scalar> acc;
+    for (const kir::Value *v : kir::accumulatorInits(op))
+      acc.push_back(sc(v));
+    return acc;
+  }
+
+  /// region_fold / region_scan: regions r of the offsets view, in order.
+  bool regionOp(const Op &op) {
+    const View &off = env[op.operands[0]].v;
+    int64_t n = off.extents[0] > 0 ? off.extents[0] - 1 : 0;
+    for (int64_t r = 0; r < n; ++r) {
+      int64_t c0[1] = {r}, c1[1] = {r + 1};
+      unsigned size = elemSize(off.elem);
+      const char *base = static_cast<const char *>(off.data);
+      int64_t begin = loadElem(base + off.offset(c0) * size, off.elem).i;
+      int64_t end = loadElem(base + off.offset(c1) * size, off.elem).i;
+      if (begin > end)
+        return fail(op, "region offsets must be non-decreasing");
+      std::vector<Scalar> acc = inits(op), none;
+      if (op.opcode == Opcode::RegionScan) {
+        if (!scanRange(op, begin, end, acc, {index(r)}))
+          return false;
+        continue;
+      }
+      if (!reduceRange(op, begin, end, acc, {index(r)}))
+        return false;
+      std::vector<Scalar> storeArgs{index(r)};
+      storeArgs.insert(storeArgs.end(), acc.begin(), acc.end());
+      if (!callback(*op.regions[2], storeArgs, none))
+        return false;
+    }
+    return true;
+  }
+
+  /// intent::argmax / argmin (include/intent/argreduce.hpp).
+  bool argReduce(const Op &op) {
+    bool isMax = op.strAttr("which") == "max";
+    bool last = op.strAttr("tie") == "last";
+    bool ignore = op.strAttr("nan") == "ignore";
+    kir::ScalarKind t = op.result(0)->type.elem;
+    bool fp = kir::Type::scalar(t).isFloat();
+    Scalar best;
+    if (fp) {
+      best = Scalar::ofFloat(t, isMax ? -INFINITY : INFINITY);
+    } else {
+      // lowest / highest through the type's own wrap-around.
+      unsigned w = kir::Type::scalar(t).bitWidth();
+      bool sgn = kir::Type::scalar(t).isSigned();
+      uint64_t top = t == kir::ScalarKind::Bool ? 1
+                     : w == 64 ? ~uint64_t(0) >> (sgn ? 1 : 0)
+                               : (uint64_t(1) << (sgn ? w - 1 : w)) - 1;
+      int64_t hi = static_cast<int64_t>(top);
+      int64_t lo = sgn ? -hi - 1 : 0;
+      best = Scalar::ofInt(t, isMax ? lo : hi);
+    }
+    int64_t pos = -1;
+    bool bestNaN = false;
+    std::vector<Scalar> x;
+    for (int64_t k = sc(op.operands[0]).i, e = sc(op.operands[1]).i; k < e;
+         ++k) {
+      if (!callback(*op.regions[0], {index(k)}, x))
+        return false;
+      Scalar v = x[0];
+      if (v.isFloat() && v.f != v.f) {
+        if (!ignore) {
+          if (!bestNaN || last) {
+            best = v;
+            pos = k;
+          }
+          bestNaN = true;
+        }
+        continue;
+      }
+      if (bestNaN)
+        continue;
+      double a = v.asDouble(), b = best.asDouble();
+      bool better = fp ? (isMax ? b < a : a < b)
+                       : (isMax ? evalCmp("lt", best, v) : evalCmp("lt", v, best)).truthy();
+      bool equal = fp ? a == b : evalCmp("eq", v, best).truthy();
+      if (pos < 0 || better || (equal && last)) {
+        best = v;
+        pos = k;
+      }
+    }
+    set(op.result(0), best);
+    set(op.result(1), index(pos));
+    return true;
+  }
+
   bool execOp(const Op &op, Flow &flow) {
     std::string err;
     Scalar out;
@@ -238,6 +399,22 @@ private:
       return access(op);
     case Opcode::ParallelFor:
       return parallelFor(op);
+    case Opcode::Reduce: {
+      std::vector<Scalar> acc = inits(op);
+      if (!reduceRange(op, sc(op.operands[0]).i, sc(op.operands[1]).i, acc, {}))
+        return false;
+      for (unsigned i = 0; i < op.results.size(); ++i)
+        set(op.results[i], acc[i]);
+      return true;
+    }
+    case Opcode::Scan:
+      return scanRange(op, sc(op.operands[0]).i, sc(op.operands[1]).i,
+                       inits(op), {});
+    case Opcode::ArgReduce:
+      return argReduce(op);
+    case Opcode::RegionFold:
+    case Opcode::RegionScan:
+      return regionOp(op);
     case Opcode::If: {
       Flow inner;
       if (!execRegion(*op.regions[operand(0).truthy() ? 0 : 1], {}, inner))

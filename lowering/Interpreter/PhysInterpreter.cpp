@@ -2,9 +2,12 @@
 
 #include "Interpreter/PhysInterpreter.h"
 
+#include "Physical/Structured.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <unordered_map>
 
@@ -195,6 +198,113 @@ private:
     return true;
   }
 
+  /// Runs a callback region; its yielded values land in `out`.
+  bool call(const phys::Region &r, const std::vector<Scalar> &in,
+            std::vector<Scalar> &out) {
+    Flow f;
+    if (!execRegion(r, in, f))
+      return false;
+    out = f.values;
+    return true;
+  }
+
+  static std::vector<Scalar> concat(std::vector<Scalar> a,
+                                    const std::vector<Scalar> &b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  }
+
+  /// reduce, scan, region_fold, region_scan (docs/physical-ir.md §5.5):
+  /// acc = init; members k in order (reverse scans from end - 1 down);
+  /// acc = combine(acc, value(k)); scans emit acc before (exclusive) or
+  /// after (inclusive) the update; reduce yields acc, region_fold stores it.
+  bool fold(const Op &op) {
+    using phys::StructuredRegion;
+    bool region = phys::isRegionOp(op.opcode);
+    bool isScan = op.opcode == Opcode::Scan || op.opcode == Opcode::RegionScan;
+    Scalar r = region ? get(phys::regionIndex(op)) : Scalar();
+    int64_t begin = get(phys::memberBegin(op)).i;
+    int64_t end = get(phys::memberEnd(op)).i;
+    std::vector<Scalar> acc;
+    for (const phys::Value *v : phys::accInits(op))
+      acc.push_back(get(v));
+    bool reverse = isScan && op.strAttr("direction") == "reverse";
+    bool exclusive = isScan && op.strAttr("kind") == "exclusive";
+    auto idx = [](int64_t k) { return Scalar::ofInt(ScalarKind::I64, k); };
+    std::vector<Scalar> x, emitted;
+    for (int64_t step = 0, n = end > begin ? end - begin : 0; step < n;
+         ++step) {
+      int64_t k = reverse ? end - 1 - step : begin + step;
+      std::vector<Scalar> at = region ? std::vector<Scalar>{r, idx(k)}
+                                      : std::vector<Scalar>{idx(k)};
+      if (isScan && exclusive &&
+          !call(*op.regions[phys::OutRegion], concat(at, acc), emitted))
+        return false;
+      if (!call(*op.regions[phys::ValueRegion], at, x) ||
+          !call(*op.regions[phys::CombineRegion], concat(acc, x), acc))
+        return false;
+      if (isScan && !exclusive &&
+          !call(*op.regions[phys::OutRegion], concat(at, acc), emitted))
+        return false;
+    }
+    if (op.opcode == Opcode::Reduce)
+      bind(op, acc);
+    if (op.opcode == Opcode::RegionFold)
+      return call(*op.regions[phys::OutRegion], concat({r}, acc), emitted);
+    return true;
+  }
+
+  /// argmax / argmin exactly as include/intent/argreduce.hpp: NaN wins under
+  /// propagate (first or last NaN per tie), is skipped under ignore; values
+  /// compare with < and ==, so -0.0 and +0.0 tie.
+  bool argReduce(const Op &op) {
+    bool isMax = op.strAttr("which") == "max";
+    bool tieLast = op.strAttr("tie") == "last";
+    bool ignoreNaN = op.strAttr("nan") == "ignore";
+    ScalarKind t = op.result(0)->type.elem;
+    Scalar best = constantOf(op.acc[0].value, t);
+    int64_t pos = -1;
+    bool bestIsNaN = false;
+    int64_t begin = get(phys::memberBegin(op)).i;
+    int64_t end = get(phys::memberEnd(op)).i;
+    std::vector<Scalar> x;
+    for (int64_t k = begin; k < end; ++k) {
+      if (!call(*op.regions[phys::ValueRegion],
+                {Scalar::ofInt(ScalarKind::I64, k)}, x))
+        return false;
+      const Scalar &v = x[0];
+      if (v.isFloat() && std::isnan(v.f)) {
+        if (ignoreNaN)
+          continue;
+        if (!bestIsNaN || tieLast) {
+          best = v;
+          pos = k;
+        }
+        bestIsNaN = true;
+        continue;
+      }
+      if (bestIsNaN)
+        continue;
+      bool better = isMax ? evalCmp("lt", best, v).truthy()
+                          : evalCmp("lt", v, best).truthy();
+      bool equal = evalCmp("eq", v, best).truthy();
+      if (pos < 0 || better || (equal && tieLast)) {
+        best = v;
+        pos = k;
+      }
+    }
+    bind(op, {best, Scalar::ofInt(ScalarKind::I64, pos)});
+    return true;
+  }
+
+  static Scalar constantOf(const phys::AttrValue &a, ScalarKind k) {
+    if (const auto *i = std::get_if<int64_t>(&a))
+      return Scalar::ofInt(k, *i);
+    if (const auto *d = std::get_if<double>(&a))
+      return Scalar::ofFloat(k, *d);
+    return Scalar::ofInt(k, 0);
+  }
+
   bool execOp(const Op &op, Flow &flow) {
     std::string err;
     Scalar out;
@@ -336,6 +446,13 @@ private:
       bind(op, carried);
       return true;
     }
+    case Opcode::Reduce:
+    case Opcode::Scan:
+    case Opcode::RegionFold:
+    case Opcode::RegionScan:
+      return fold(op);
+    case Opcode::ArgReduce:
+      return argReduce(op);
     default: {
       if (!evalBinary(phys::opcodeName(op.opcode), operand(0), operand(1), out, err))
         return fail(op, err);

@@ -186,8 +186,45 @@ llvm::StringRef intent::kir::opcodeName(Opcode op) {
     return "continue";
   case Opcode::Return:
     return "return";
+  case Opcode::Reduce:
+    return "reduce";
+  case Opcode::Scan:
+    return "scan";
+  case Opcode::ArgReduce:
+    return "argreduce";
+  case Opcode::RegionFold:
+    return "region_fold";
+  case Opcode::RegionScan:
+    return "region_scan";
   }
   llvm_unreachable("bad opcode");
+}
+
+bool intent::kir::isReductionOp(Opcode op) {
+  switch (op) {
+  case Opcode::Reduce:
+  case Opcode::Scan:
+  case Opcode::ArgReduce:
+  case Opcode::RegionFold:
+  case Opcode::RegionScan:
+    return true;
+  default:
+    return false;
+  }
+}
+
+llvm::ArrayRef<Value *> intent::kir::accumulatorInits(const Op &op) {
+  llvm::ArrayRef<Value *> ops = op.operands;
+  switch (op.opcode) {
+  case Opcode::Reduce:
+  case Opcode::Scan:
+    return ops.size() >= 2 ? ops.drop_front(2) : llvm::ArrayRef<Value *>();
+  case Opcode::RegionFold:
+  case Opcode::RegionScan:
+    return ops.empty() ? ops : ops.drop_front(1);
+  default:
+    return {};
+  }
 }
 
 bool intent::kir::isTerminator(Opcode op) {
@@ -379,7 +416,11 @@ public:
     }
     std::vector<bool> reads(n), writes(n);
     walk(*kernel.body, [&](const Op &op) {
-      if (op.opcode != Opcode::Load && op.opcode != Opcode::Store)
+      // region_fold / region_scan read their offsets view.
+      bool readsOffsets = op.opcode == Opcode::RegionFold ||
+                          op.opcode == Opcode::RegionScan;
+      if (op.opcode != Opcode::Load && op.opcode != Opcode::Store &&
+          !readsOffsets)
         return;
       if (op.operands.empty())
         return;
@@ -387,7 +428,7 @@ public:
       if (it == roots.end())
         return;
       for (unsigned p : it->second)
-        (op.opcode == Opcode::Load ? reads : writes)[p] = true;
+        (op.opcode == Opcode::Store ? writes : reads)[p] = true;
     });
     for (unsigned i = 0; i < n; ++i) {
       Param &p = kernel.params[i];

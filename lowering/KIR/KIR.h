@@ -181,7 +181,16 @@ enum class Opcode : uint8_t {
   Break,       ///< (carried...) leave the innermost loop
   Continue,    ///< (carried...) go to the innermost loop's step region
   Return,      ///< terminator of the kernel body
+  // Structured reductions: the regions hold the user's callbacks.
+  Reduce,     ///< (begin, end, init...) -> acc...; regions value, combine
+  Scan,       ///< (begin, end, init...); regions value, combine, emit
+  ArgReduce,  ///< (begin, end) -> (value, pos); region value
+  RegionFold, ///< (offsets, init...); regions value, combine, store
+  RegionScan, ///< (offsets, init...); regions value, combine, emit
 };
+
+/// The last opcode (for iterating over all of them).
+inline constexpr Opcode LastOpcode = Opcode::RegionScan;
 
 // Op reference (the full list with textual forms is docs/kir.md):
 //
@@ -225,8 +234,47 @@ enum class Opcode : uint8_t {
 //   is expressed structurally: the rest of the body goes into the else branch
 //   of an `if`, so no extra op is needed.
 // - `return`: terminator of the kernel body.
+//
+// Structured reductions. T0..T{N-1} are the scalar components of the
+// accumulator (a struct accumulator is flattened field by field); each
+// callback is a region ending in `yield`. Attrs: combiner = "plus" | "mul" |
+// "max" | "min" | "bit_and" | "bit_or" | "bit_xor" | "user" (which functor the
+// combine region was lowered from; informative only, the region is the
+// semantics) and reassociate = bool (false: later passes must fold strictly
+// left to right).
+// - `%r0.. = reduce %begin, %end, %init0.. {combiner, reassociate} : T0..`
+//   regions value ^(%k: i64) -> yield T0..; combine ^(%a0: T0.., %b0: T0..)
+//   -> yield T0... acc = init; for k in [begin, end): acc = combine(acc,
+//   value(k)); the results are acc.
+// - `scan %begin, %end, %init0.. {kind, direction, combiner, reassociate}`
+//   kind = "inclusive" | "exclusive", direction = "forward" | "reverse";
+//   regions value, combine, emit ^(%k: i64, %p0: T0..) -> yield. Walks k
+//   upward (forward) or from end-1 down (reverse); acc stays the left operand
+//   of combine; emit gets acc after (inclusive) or before (exclusive) the
+//   update with value(k).
+// - `%v, %pos = argreduce %begin, %end {which, tie, nan} : T, i64`
+//   which = "max" | "min", tie = "first" | "last", nan = "propagate" |
+//   "ignore"; region value ^(%k: i64) -> yield T. Exactly intent::argmax /
+//   argmin (include/intent/argreduce.hpp); nothing considered gives pos -1
+//   and the identity (lowest / highest value of T, -inf / +inf for floats).
+// - `region_fold %offsets, %init0.. {combiner, reassociate}`: offsets is a
+//   rank-1 view of integers with extent n + 1 describing regions r in [0, n)
+//   with members [offsets[r], offsets[r+1]); regions value ^(%r: i64, %k:
+//   i64) -> yield T0..; combine; store ^(%r: i64, %acc0: T0..) -> yield.
+//   For each r: store(r, reduce of value(r, k) over its members).
+// - `region_scan %offsets, %init0.. {kind, direction, combiner,
+//   reassociate}`: regions value ^(%r, %k), combine, emit ^(%r: i64, %k: i64,
+//   %p0: T0..) -> yield; a scan per region, restarting from init.
+// Callback regions are verified at loop depth 0 (no break/continue out of
+// them); value and combine regions have no stores and no parallel_for.
 llvm::StringRef opcodeName(Opcode op);
 bool isTerminator(Opcode op);
+/// True for reduce, scan, argreduce, region_fold and region_scan.
+bool isReductionOp(Opcode op);
+/// reduce, scan, region_fold, region_scan: the init operands, one per
+/// accumulator component (the operands after begin/end, or after offsets).
+/// Empty for other ops.
+llvm::ArrayRef<Value *> accumulatorInits(const Op &op);
 
 /// Attribute values: integers, floats, bools, strings.
 using AttrValue = std::variant<int64_t, double, bool, std::string>;

@@ -6,7 +6,8 @@
 //   module  ::= kernel*
 //   kernel  ::= 'kernel' '@'NAME STRING? '(' params ')' loc? '{' op* '}'
 //   param   ::= '%'ID NAME? ':' type ACCESS? 'constexpr'?
-//   op      ::= (vals '=')? NAME vals? attrs? (':' types)? loc? region*
+//   op      ::= (vals '=')? NAME vals? attrs? (':' (types | '(' ')'))? loc?
+//               region*
 //   region  ::= '{' ('^' '(' '%'ID ':' type, ... ')' ':')? op* '}'
 //   attrs   ::= '{' NAME '=' attr (',' NAME '=' attr)* '}'
 //   type    ::= SCALAR | 'none' | 'view' '<' 'const'? SCALAR ',' INT '>'
@@ -500,7 +501,13 @@ private:
       take();
     }
     std::vector<Type> types;
-    if (atPunct(':')) {
+    if (atPunct(':') && peek(1).kind == Tok::Punct && peek(1).text == "(" &&
+        peek(2).kind == Tok::Punct && peek(2).text == ")") {
+      // `: ()`, an explicitly empty result list (never printed).
+      take();
+      take();
+      take();
+    } else if (atPunct(':')) {
       take();
       while (true) {
         Type t;
@@ -574,10 +581,8 @@ private:
     return expectPunct('}');
   }
 
-  /// Opcode::Return is the last opcode today; if opcodes are appended after
-  /// it, this loop must be extended (KIR.h owns the enum).
   static std::optional<Opcode> opcodeByName(llvm::StringRef name) {
-    for (unsigned i = 0; i <= static_cast<unsigned>(Opcode::Return); ++i)
+    for (unsigned i = 0; i <= static_cast<unsigned>(LastOpcode); ++i)
       if (opcodeName(static_cast<Opcode>(i)) == name)
         return static_cast<Opcode>(i);
     return std::nullopt;

@@ -4,13 +4,17 @@
 // must guarantee: operand counts and types per opcode, every use dominated by
 // its definition (defined earlier in the same block or in an enclosing one),
 // every block ending in the right terminator, break/continue only inside a
-// loop body and never across a parallel_for, and unique ids.
+// loop body and never across a parallel_for or out of a reduction callback,
+// unique ids, and the signatures of the reduction ops' callback regions
+// (components per accumulator, combine T...xT... -> T..., attributes).
 //
 //===----------------------------------------------------------------------===//
 
 #include "KIR/KIR.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace intent::kir;
@@ -260,7 +264,161 @@ private:
     case Opcode::Continue:
     case Opcode::Return:
       break;
+    case Opcode::Reduce:
+    case Opcode::Scan:
+    case Opcode::ArgReduce:
+    case Opcode::RegionFold:
+    case Opcode::RegionScan:
+      verifyReduction(op);
+      break;
     }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // reduce, scan, argreduce, region_fold, region_scan
+  //===--------------------------------------------------------------------===//
+
+  void checkStrAttr(const Op &op, llvm::StringRef name,
+                    llvm::ArrayRef<llvm::StringRef> allowed) {
+    const AttrValue *a = op.attr(name);
+    const auto *s = a ? std::get_if<std::string>(a) : nullptr;
+    if (!s || !llvm::is_contained(allowed, llvm::StringRef(*s)))
+      error(&op, "attribute '" + name + "' must be one of \"" +
+                     llvm::join(allowed, "\", \"") + "\"");
+  }
+
+  /// Checks that `r` takes `args` and yields `yields`.
+  void checkSignature(const Op &op, const Region &r, llvm::StringRef what,
+                      llvm::ArrayRef<Type> args, llvm::ArrayRef<Type> yields) {
+    const Block &b = r.block;
+    bool argsOk = b.args.size() == args.size();
+    for (unsigned i = 0; argsOk && i < args.size(); ++i)
+      argsOk = b.args[i]->type == args[i];
+    if (!argsOk)
+      error(&op, what + " region must take (" + typeList(args) + ")");
+    const Op *t = b.terminator();
+    if (!t || t->opcode != Opcode::Yield)
+      return; // reported by verifyRegion
+    bool yieldOk = t->operands.size() == yields.size();
+    for (unsigned i = 0; yieldOk && i < yields.size(); ++i)
+      yieldOk = t->operands[i]->type == yields[i];
+    if (!yieldOk)
+      error(t, what + " region must yield (" + typeList(yields) + ")");
+  }
+
+  static std::string typeList(llvm::ArrayRef<Type> types) {
+    std::string s;
+    for (unsigned i = 0; i < types.size(); ++i)
+      s += (i ? ", " : "") + typeToString(types[i]);
+    return s;
+  }
+
+  /// Value and combine regions are pure; no callback region holds a
+  /// parallel_for.
+  void checkCallbackBody(const Op &op, const Region &r, llvm::StringRef what,
+                         bool pure) {
+    walk(r, [&](const Op &inner) {
+      if (inner.opcode == Opcode::ParallelFor)
+        error(&op, what + " region contains a parallel_for");
+      if (pure && inner.opcode == Opcode::Store)
+        error(&op, what + " region stores to a view");
+    });
+  }
+
+  void verifyReduction(const Op &op) {
+    Opcode opc = op.opcode;
+    bool overRegions = opc == Opcode::RegionFold || opc == Opcode::RegionScan;
+    bool isScan = opc == Opcode::Scan || opc == Opcode::RegionScan;
+    unsigned head = overRegions ? 1 : 2;
+    Type i64 = Type::index();
+    if (op.operands.size() < head) {
+      error(&op, overRegions ? "expects an offsets view"
+                             : "expects begin and end operands");
+      return;
+    }
+    if (overRegions) {
+      const Type &t = op.operands[0]->type;
+      if (!t.isView() || t.rank != 1 || !elementType(t).isInteger())
+        error(&op, "offsets must be a rank-1 view of integers");
+    } else if (op.operands[0]->type != i64 || op.operands[1]->type != i64) {
+      error(&op, "begin and end must be i64");
+    }
+
+    // The accumulator components.
+    llvm::SmallVector<Type, 4> acc;
+    if (opc == Opcode::ArgReduce) {
+      if (op.operands.size() != 2)
+        error(&op, "argreduce takes begin and end only");
+      if (op.results.size() != 2 || !op.results[0]->type.isScalar() ||
+          op.results[1]->type != i64) {
+        error(&op, "argreduce yields a scalar value and an i64 position");
+        return;
+      }
+      acc.push_back(op.results[0]->type);
+      checkStrAttr(op, "which", {"max", "min"});
+      checkStrAttr(op, "tie", {"first", "last"});
+      checkStrAttr(op, "nan", {"propagate", "ignore"});
+    } else {
+      for (Value *v : accumulatorInits(op)) {
+        if (!v->type.isScalar())
+          error(&op, "init %" + llvm::Twine(v->id) + " is not a scalar");
+        acc.push_back(v->type);
+      }
+      if (acc.empty())
+        error(&op, "needs at least one accumulator component");
+      if (opc == Opcode::Reduce) {
+        bool same = op.results.size() == acc.size();
+        for (unsigned i = 0; same && i < acc.size(); ++i)
+          same = op.results[i]->type == acc[i];
+        if (!same)
+          error(&op, "results must have the types of the inits");
+      } else if (!op.results.empty()) {
+        error(&op, "has no results");
+      }
+      checkStrAttr(op, "combiner",
+                   {"plus", "mul", "max", "min", "bit_and", "bit_or",
+                    "bit_xor", "user"});
+      const AttrValue *re = op.attr("reassociate");
+      if (!re || !std::holds_alternative<bool>(*re))
+        error(&op, "attribute 'reassociate' must be a bool");
+    }
+    if (isScan) {
+      checkStrAttr(op, "kind", {"inclusive", "exclusive"});
+      checkStrAttr(op, "direction", {"forward", "reverse"});
+    }
+
+    unsigned numRegions = opc == Opcode::ArgReduce ? 1
+                          : opc == Opcode::Reduce  ? 2
+                                                   : 3;
+    if (op.regions.size() != numRegions) {
+      error(&op, "expects " + llvm::Twine(numRegions) + " regions");
+      return;
+    }
+    // Callbacks cannot break out of enclosing loops: loop depth 0.
+    for (const auto &r : op.regions)
+      verifyRegion(*r, Opcode::Yield, 0);
+
+    llvm::SmallVector<Type, 2> valueArgs = {i64};
+    if (overRegions)
+      valueArgs.insert(valueArgs.begin(), i64);
+    checkSignature(op, *op.regions[0], "value", valueArgs, acc);
+    checkCallbackBody(op, *op.regions[0], "value", /*pure=*/true);
+    if (opc == Opcode::ArgReduce)
+      return;
+    llvm::SmallVector<Type, 8> pair(acc.begin(), acc.end());
+    pair.append(acc.begin(), acc.end());
+    checkSignature(op, *op.regions[1], "combine", pair, acc);
+    checkCallbackBody(op, *op.regions[1], "combine", /*pure=*/true);
+    if (opc == Opcode::Reduce)
+      return;
+    // emit (k, p...), store (r, acc...), region emit (r, k, p...).
+    llvm::SmallVector<Type, 8> sink = {i64};
+    if (opc == Opcode::RegionScan)
+      sink.push_back(i64);
+    sink.append(acc.begin(), acc.end());
+    llvm::StringRef what = opc == Opcode::RegionFold ? "store" : "emit";
+    checkSignature(op, *op.regions[2], what, sink, {});
+    checkCallbackBody(op, *op.regions[2], what, /*pure=*/false);
   }
 
   /// Yields of if branches carry the if's results; yields of loop body/step

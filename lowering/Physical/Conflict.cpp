@@ -119,22 +119,34 @@ bool intent::phys::separatedAcrossInstances(const AccessSummary &a,
     return false;
   // Every instance coordinate p must be pinned by some root coordinate d on
   // which both accesses agree, as c*p + (instance-invariant terms): two
-  // different instances then differ in some p, hence in coordinate d.
+  // different instances then differ in some p, hence in coordinate d. A
+  // member atom of p's region (c*k + invariant terms) pins p as well: the
+  // regions of different p are disjoint.
+  auto pins = [&](const std::string &atom, unsigned p) {
+    if (InstanceSpace::instanceDim(atom) == static_cast<int>(p))
+      return true;
+    auto it = space.memberOf.find(atom);
+    return it != space.memberOf.end() && it->second == p;
+  };
   for (unsigned p = 0; p < space.rank; ++p) {
-    std::string atom = instanceAtom(p);
     bool pinned = false;
     for (unsigned d = 0; d < a.coords.size() && !pinned; ++d) {
       const Affine &x = a.coords[d], &y = b.coords[d];
-      if (!x.valid || !(x == y) || !x.terms.count(atom))
+      if (!x.valid || !(x == y))
         continue;
-      bool onlyInvariant = true;
-      for (const auto &[other, c] : x.terms) {
-        if (other == atom)
+      for (const auto &[atom, coeff] : x.terms) {
+        if (!pins(atom, p))
           continue;
-        if (InstanceSpace::instanceDim(other) >= 0 || !space.isInvariant(other))
-          onlyInvariant = false;
+        bool onlyInvariant = true;
+        for (const auto &[other, c] : x.terms) {
+          if (other == atom)
+            continue;
+          if (InstanceSpace::instanceDim(other) >= 0 ||
+              !space.isInvariant(other))
+            onlyInvariant = false;
+        }
+        pinned |= onlyInvariant;
       }
-      pinned = onlyInvariant;
     }
     if (!pinned)
       return false;

@@ -50,6 +50,11 @@ struct InstanceSpace {
   /// Atoms with the same value in every instance (params, launch values,
   /// pure functions of those).
   std::map<std::string, bool> invariant;
+  /// Region-member atoms -> the instance dim whose value selects their
+  /// region: a region_fold/region_scan member index k of the region r = iP.
+  /// Regions of a region set are disjoint (offsets are non-decreasing, the
+  /// header's contract), so different values of iP give different k.
+  std::map<std::string, unsigned> memberOf;
   bool isInvariant(const std::string &atom) const;
   /// Returns the instance dim of an atom "iK", or -1.
   static int instanceDim(const std::string &atom);

@@ -229,6 +229,16 @@ llvm::StringRef intent::phys::opcodeName(Opcode op) {
     return "loop";
   case Opcode::For:
     return "for";
+  case Opcode::Reduce:
+    return "reduce";
+  case Opcode::Scan:
+    return "scan";
+  case Opcode::ArgReduce:
+    return "argreduce";
+  case Opcode::RegionFold:
+    return "region_fold";
+  case Opcode::RegionScan:
+    return "region_scan";
   case Opcode::Yield:
     return "yield";
   case Opcode::Condition:

@@ -283,6 +283,12 @@ enum class Opcode : uint8_t {
   If,   ///< (cond) regions then, else
   Loop, ///< (init...) regions cond, body, step; attr test_first
   For,  ///< (lb, ub) region(iv: i64); ordered counted loop, step 1
+  // Structured ops (docs/physical-ir.md §5.5); accumulator schema in Op::acc.
+  Reduce,     ///< (begin, end, init...) -> acc...; regions value, combine
+  Scan,       ///< (begin, end, init...); regions value, combine, emit
+  ArgReduce,  ///< (begin, end) -> (T, i64); region value; which/tie/nan
+  RegionFold, ///< (r, begin, end, init...); regions value, combine, store
+  RegionScan, ///< (r, begin, end, init...); regions value, combine, emit
   Yield,
   Condition,
   Break,
@@ -323,6 +329,20 @@ struct NamedAttr {
   AttrValue value;
 };
 
+/// One component of a structured op's accumulator (a struct accumulator is
+/// flattened per field): its type and its identity, the value `e` with
+/// combine(e, x) == x that later passes start partial accumulators from.
+struct AccComponent {
+  enum class Identity : uint8_t {
+    None,  ///< invalid in a verified program
+    Value, ///< the constant `value` (built-in combiners, arg-reduce)
+    Init,  ///< the op's init operand (user combiners: the API contract)
+  };
+  Type type;
+  Identity identity = Identity::None;
+  AttrValue value = int64_t(0); ///< Identity::Value: int bit pattern or double
+};
+
 class Block {
 public:
   Region *parent = nullptr;
@@ -350,6 +370,8 @@ public:
   llvm::SmallVector<std::unique_ptr<Region>, 1> regions;
   llvm::SmallVector<NamedAttr, 1> attrs;
   AccessInfo access; ///< Load/Store only
+  /// Structured ops: the accumulator schema, one entry per component.
+  std::vector<AccComponent> acc;
 
   explicit Op(Opcode opc) : opcode(opc) {}
   Value *result(unsigned i = 0) const { return results[i]; }

@@ -233,6 +233,29 @@ private:
     os << ")";
   }
 
+  /// ` acc(f32 = 0.0, i64 = init)`: the accumulator schema.
+  void printAcc(const Op &op) {
+    os << " acc(";
+    for (unsigned i = 0; i < op.acc.size(); ++i) {
+      const AccComponent &c = op.acc[i];
+      os << (i ? ", " : "");
+      printType(os, c.type);
+      os << " = ";
+      switch (c.identity) {
+      case AccComponent::Identity::None:
+        os << "?";
+        break;
+      case AccComponent::Identity::Init:
+        os << "init";
+        break;
+      case AccComponent::Identity::Value:
+        printAttr(os, c.value);
+        break;
+      }
+    }
+    os << ")";
+  }
+
   void printOp(const Op &op, unsigned depth) {
     indent(depth);
     if (!op.results.empty()) {
@@ -274,6 +297,8 @@ private:
     }
     if (isAccess)
       printAccess(op);
+    if (!op.acc.empty())
+      printAcc(op);
     printLoc(op.loc);
     printOrigin(op);
     for (unsigned r = 0; r < op.regions.size(); ++r) {

@@ -2,11 +2,14 @@
 //
 // The structural half of the construction verifier ([scope] [launch]
 // [segments] [dispatch] [structure] [types] [attrs] [access] [buffers]);
-// VerifierEffects.cpp holds the effect checks.
+// VerifierStructured.cpp holds the [structured] checks, VerifierEffects.cpp
+// the effect checks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Physical/Verifier.h"
+
+#include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -344,6 +347,13 @@ private:
         opError("structure", op, "a loop has one result per carried value");
       break;
     default:
+      if (isStructured(op.opcode)) {
+        // Callback regions: no break/continue out of them.
+        expectRegions(op, structuredRegionCount(op.opcode));
+        for (const auto &r : op.regions)
+          verifyRegion(*r, Opcode::Yield, false);
+        break;
+      }
       if (!op.regions.empty())
         opError("structure", op, "this op has no regions");
       break;
@@ -478,6 +488,8 @@ private:
     case Opcode::Return:
       break;
     default: // arithmetic
+      if (isStructured(op.opcode))
+        break; // [structured] checks (VerifierStructured.cpp)
       operandsScalar();
       if (oneResult(true) && op.operands.size() == 2 &&
           (op.operands[0]->type != op.operands[1]->type ||
@@ -610,7 +622,9 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
                                  std::vector<std::string> &errors) {
   size_t before = errors.size();
   StructureVerifier(p, errors).run();
-  // Effect checks assume a well-formed body.
+  // Structured-op and effect checks assume a well-formed body.
+  if (errors.size() == before)
+    verifyStructuredOps(p, errors);
   if (errors.size() == before)
     verifyEffects(p, kernel, errors);
   return errors.size() == before;

@@ -25,6 +25,13 @@
 //                dependence is never split across instances)
 //   [coverage]   (with the KIR kernel) every KIR store is covered by exactly
 //                one physical store, under the same parallel iterations
+//   [structured] reduce/scan/argreduce/region_fold/region_scan: complete
+//                operands, results and regions; accumulator schema; an
+//                identity per component; typed combine region; scan kind
+//                and direction; arg-reduce which/tie/nan; region ops' source
+//                slicing relation, with no segment bound leaking as an
+//                observable value; callbacks without stores where the op's
+//                semantics has none
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +57,9 @@ bool verifyProgram(const Program &p, const kir::Kernel *kernel,
 /// and exposed for tests.
 std::vector<AccessSummary> summarizeSegment(const Program &p, const Op &seg,
                                             InstanceSpace &space);
+
+/// [structured] checks of every structured op; called by verifyProgram.
+void verifyStructuredOps(const Program &p, std::vector<std::string> &errors);
 
 /// Effect checks ([ownership], [conflicts], [dependences], [coverage]);
 /// called by verifyProgram.

@@ -10,6 +10,9 @@
 
 #include "Physical/Verifier.h"
 
+#include "Physical/PhysAffine.h"
+#include "Physical/Structured.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
@@ -22,18 +25,20 @@ namespace {
 
 class SegmentSummarizer {
 public:
-  SegmentSummarizer(const Program &p, const Op &seg, InstanceSpace &space)
-      : p(p), seg(seg), space(space) {}
+  SegmentSummarizer(const Program &p, const Op &seg, InstanceSpace &space,
+                    const llvm::DenseMap<const Value *, unsigned> &uses)
+      : p(p), seg(seg), aff(p, space), space(space), uses(uses) {}
 
   std::vector<AccessSummary> run() {
     const Block &b = seg.regions[0]->block;
     for (const auto &op : b.ops)
       if (op->opcode == Opcode::Delinearize && op->operands[0] == b.args[0]) {
         for (unsigned k = 0; k < op->results.size(); ++k)
-          coord[op->result(k)] = k;
+          aff.setCoord(op->result(k), k);
         space.rank = op->results.size();
         break;
       }
+    walk(*seg.regions[0], [&](const Op &op) { bindRegionOp(op); });
     std::vector<AccessSummary> out;
     walk(*seg.regions[0], [&](const Op &op) {
       if (op.opcode == Opcode::Load || op.opcode == Opcode::Store)
@@ -45,87 +50,29 @@ public:
 private:
   const Program &p;
   const Op &seg;
+  PhysAffine aff;
   InstanceSpace &space;
-  llvm::DenseMap<const Value *, unsigned> coord;
+  const llvm::DenseMap<const Value *, unsigned> &uses;
+
+  /// A region op whose region index is instance coordinate P (with a valid
+  /// slicing relation): its regions' `r` arguments are coordinate P and
+  /// their member index `k` a member atom of P's region.
+  void bindRegionOp(const Op &op) {
+    unsigned dim;
+    if (!isRegionOp(op.opcode) || !aff.isCoord(regionIndex(op), dim) ||
+        !checkRegionSlicing(p, op, uses).empty())
+      return;
+    const Block &value = op.regions[ValueRegion]->block;
+    const Block &out = op.regions[OutRegion]->block;
+    aff.setCoord(value.args[0], dim);
+    aff.setCoord(out.args[0], dim);
+    aff.setMember(value.args[1], dim);
+    if (op.opcode == Opcode::RegionScan)
+      aff.setMember(out.args[1], dim);
+  }
 
   bool isParam(const Value *v) const {
     return v->isBlockArg() && v->owner == &p.body->block;
-  }
-
-  std::string key(const Value *v, bool &inv) {
-    if (v->isBlockArg()) {
-      if (isParam(v))
-        return "p" + std::to_string(v->argNo);
-      inv = false;
-      return "a" + std::to_string(v->id);
-    }
-    const Op &op = *v->def;
-    switch (op.opcode) {
-    case Opcode::LaunchValue:
-      return "L" + std::to_string(op.intAttr("expr"));
-    case Opcode::Constant:
-      if (const auto *i = std::get_if<int64_t>(op.attr("value")))
-        return std::to_string(*i);
-      return "c" + std::to_string(v->id);
-    case Opcode::ProgramId:
-    case Opcode::Delinearize:
-      inv = false;
-      return "v" + std::to_string(v->id);
-    default:
-      break;
-    }
-    if (!isPure(op.opcode)) {
-      inv = false;
-      return "v" + std::to_string(v->id);
-    }
-    std::string s = opcodeName(op.opcode).str() + op.strAttr("pred") +
-                    op.strAttr("fn");
-    if (op.opcode == Opcode::Extent || op.opcode == Opcode::Stride)
-      s += std::to_string(op.intAttr("dim"));
-    s += "(";
-    for (unsigned i = 0; i < op.operands.size(); ++i)
-      s += (i ? "," : "") + key(op.operands[i], inv);
-    return s + ")";
-  }
-
-  Affine affine(const Value *v) {
-    auto it = coord.find(v);
-    if (it != coord.end())
-      return Affine::ofAtom(instanceAtom(it->second));
-    if (const Op *op = v->def) {
-      switch (op->opcode) {
-      case Opcode::Constant:
-        if (const auto *i = std::get_if<int64_t>(op->attr("value")))
-          return Affine::ofConstant(*i);
-        break;
-      case Opcode::Add:
-        return affine(op->operands[0]).plus(affine(op->operands[1]));
-      case Opcode::Sub:
-        return affine(op->operands[0]).plus(affine(op->operands[1]).scaled(-1));
-      case Opcode::Neg:
-        return affine(op->operands[0]).scaled(-1);
-      case Opcode::Mul: {
-        Affine a = affine(op->operands[0]), b = affine(op->operands[1]);
-        if (a.valid && a.terms.empty())
-          return b.scaled(a.constant);
-        if (b.valid && b.terms.empty())
-          return a.scaled(b.constant);
-        break;
-      }
-      case Opcode::Cast:
-        if (v->type.isInteger() && op->operands[0]->type.isInteger() &&
-            kir::Type::scalar(v->type.elem).bitWidth() >=
-                kir::Type::scalar(op->operands[0]->type.elem).bitWidth())
-          return affine(op->operands[0]);
-        break;
-      default:
-        break;
-      }
-    }
-    bool inv = true;
-    std::string k = key(v, inv);
-    space.invariant[k] = inv;
-    return Affine::ofAtom(k);
   }
 
   AccessSummary summarize(const Op &op) {
@@ -144,7 +91,7 @@ private:
       a.rootName = "buffer%" + std::to_string(mem->id);
     }
     for (const Value *c : op.coords())
-      a.coords.push_back(affine(c));
+      a.coords.push_back(aff.of(c));
     return a;
   }
 };
@@ -207,6 +154,11 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
           if (o && o->opcode == kir::Opcode::ParallelFor)
             for (unsigned d = 0; d < o->operands.size(); ++d)
               expected.insert({static_cast<int>(o->id), static_cast<int>(d)});
+          // The regions of a region_fold / region_scan iterate its regions
+          // r (dimension 0), unordered like a parallel_for.
+          if (o && (o->opcode == kir::Opcode::RegionFold ||
+                    o->opcode == kir::Opcode::RegionScan))
+            expected.insert({static_cast<int>(o->id), 0});
         }
         // Coordinates shared by fused parallel_fors stand for several KIR
         // iterations; the store's own ones must all be there, and every
@@ -253,7 +205,8 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
 std::vector<AccessSummary> intent::phys::summarizeSegment(const Program &p,
                                                           const Op &seg,
                                                           InstanceSpace &space) {
-  return SegmentSummarizer(p, seg, space).run();
+  llvm::DenseMap<const Value *, unsigned> uses = countUses(p);
+  return SegmentSummarizer(p, seg, space, uses).run();
 }
 
 void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,

@@ -18,6 +18,9 @@ config.substitutions.append(("%clangxx", clangxx))
 config.substitutions.append(("%plugin", config.intent_plugin))
 runtime_include = os.path.join(config.intent_src_root, "runtime", "include")
 config.substitutions.append(("%intent_runtime_include", runtime_include))
+config.substitutions.append(
+    ("%intent_runtime_lib",
+     os.path.join(config.intent_obj_root, "runtime", "libintent_runtime.a")))
 config.substitutions.append(("%intent_include", include))
 # Phase 1 of the compiler on one file: parse, run the plugin, produce nothing else.
 config.substitutions.append(

@@ -1,15 +1,17 @@
-// A local of user class type is not supported yet.
+// A local of a class type that is not a struct of scalars (here: a pointer
+// member) is not supported.
 // RUN: %intent_syntax -Xclang -verify %s
 
 #include <intent/intent.hpp>
 using namespace intent;
 
-struct Pair {
-  float a, b;
+struct Handle {
+  float *p;
+  int n;
 };
 
 [[intent::kernel]] void k(view<float, 1> y) {
-  // expected-error@+1 {{local variable 'p' of class type 'Pair' is not supported in an Intent kernel; use scalars and intent::view}}
-  Pair p{1.0f, 2.0f};
+  // expected-error@+1 {{local variable 'h' of class type 'Handle' is not supported in an Intent kernel; use scalars, intent::view and structs whose fields are scalars}}
+  Handle h{nullptr, 0};
   y[0] = 0.0f;
 }

@@ -19,6 +19,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -41,7 +43,8 @@ inline std::string readFile(const std::string &path) {
   return ss.str();
 }
 
-/// Parses the first kernel of test/lit/construction/<name>.
+/// Parses the kernels of test/lit/construction/<name> (and verifies the
+/// first).
 inline std::unique_ptr<kir::Module> loadKernel(const std::string &name) {
   std::string err;
   auto m = kir::parseModule(readFile(litFile("construction", name)), name, err);
@@ -144,12 +147,43 @@ struct DiffOutcome {
   int64_t total = 0;
 };
 
+/// How strictly the C++ reference is matched.
+struct DiffOptions {
+  /// Relative tolerance for f32/f64 views against the C++ reference, for ops
+  /// that may be reassociated (0: bit for bit). The KIR interpreter and the
+  /// physical program always agree bit for bit with each other.
+  double floatTolerance = 0;
+};
+
+/// Element-wise comparison of one view's bytes: bit for bit, or for floats
+/// within a relative tolerance (NaN matches NaN). Returns "" or a message.
+inline std::string compareView(const ArgSpec &spec,
+                               const std::vector<unsigned char> &got,
+                               const std::vector<unsigned char> &want,
+                               double tol) {
+  bool fp = kir::Type::scalar(spec.elem).isFloat();
+  if (tol == 0 || !fp)
+    return got == want ? "" : "differs bit for bit";
+  unsigned size = interp::elemSize(spec.elem);
+  for (int64_t i = 0; i < count(spec.extents); ++i) {
+    double a = interp::loadElem(got.data() + i * size, spec.elem).f;
+    double b = interp::loadElem(want.data() + i * size, spec.elem).f;
+    if (std::isnan(a) && std::isnan(b))
+      continue;
+    double scale = std::max({1.0, std::fabs(a), std::fabs(b)});
+    if (!(std::fabs(a - b) <= tol * scale) && a != b)
+      return "element " + std::to_string(i) + ": " + std::to_string(a) +
+             " vs " + std::to_string(b);
+  }
+  return "";
+}
+
 /// Runs the three executions and compares them; `reference` mutates the
 /// reference memory serially.
 inline DiffOutcome runDifferential(const kir::Kernel &k,
                                    const std::vector<ArgSpec> &specs,
                                    const std::function<void(Memory &)> &reference,
-                                   uint64_t seed) {
+                                   uint64_t seed, DiffOptions diff = {}) {
   DiffOutcome out;
   PipelineResult r = runPipeline(k);
   EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0])
@@ -171,11 +205,14 @@ inline DiffOutcome runDifferential(const kir::Kernel &k,
   for (unsigned i = 0; i < specs.size(); ++i) {
     if (!specs[i].isView)
       continue;
-    EXPECT_TRUE(kirMem.views[i] == ref.views[i])
-        << k.name << ": KIR interpreter differs from the C++ reference in arg " << i;
-    EXPECT_TRUE(fwd.views[i] == ref.views[i])
-        << k.name << ": physical program differs from the reference in arg " << i;
-    EXPECT_TRUE(shuf.views[i] == ref.views[i])
+    std::string d = compareView(specs[i], kirMem.views[i], ref.views[i],
+                                diff.floatTolerance);
+    EXPECT_TRUE(d.empty())
+        << k.name << ": KIR interpreter differs from the C++ reference in arg "
+        << i << ": " << d;
+    EXPECT_TRUE(fwd.views[i] == kirMem.views[i])
+        << k.name << ": physical program differs from the KIR interpreter in arg " << i;
+    EXPECT_TRUE(shuf.views[i] == kirMem.views[i])
         << k.name << ": shuffled physical program differs in arg " << i;
   }
   out.segmentLengths = pr.segmentLengths;

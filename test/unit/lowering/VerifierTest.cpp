@@ -6,62 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DiffHarness.h"
-
-#include "Physical/Verifier.h"
+#include "VerifierHarness.h"
 
 using namespace intent;
 using namespace intent::test;
 
 namespace {
-
-struct Built {
-  std::unique_ptr<kir::Module> module;
-  std::unique_ptr<phys::Program> program;
-  const kir::Kernel &kernel() const { return *module->kernels[0]; }
-};
-
-Built build(const std::string &text) {
-  Built b;
-  std::string err;
-  b.module = kir::parseModule(text, "test.kir", err);
-  EXPECT_TRUE(b.module) << err;
-  PipelineResult r = runPipeline(*b.module->kernels[0]);
-  EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
-  b.program = std::move(r.program);
-  std::vector<std::string> errs;
-  EXPECT_TRUE(phys::verifyProgram(*b.program, &b.kernel(), errs))
-      << (errs.empty() ? "" : errs[0]);
-  return b;
-}
-
-Built buildFile(const std::string &name) {
-  return build(readFile(litFile("construction", name)));
-}
-
-phys::Op *findOp(phys::Program &p, phys::Opcode opc, unsigned nth = 0) {
-  phys::Op *found = nullptr;
-  phys::walkMutable(*p.body, [&](phys::Op &op) {
-    if (op.opcode == opc && !found && nth-- == 0)
-      found = &op;
-  });
-  EXPECT_TRUE(found) << "no " << phys::opcodeName(opc).str() << " op";
-  return found;
-}
-
-/// Verifies and expects a message starting with `tag` that contains `text`.
-void expectError(const Built &b, const std::string &tag,
-                 const std::string &text) {
-  std::vector<std::string> errs;
-  EXPECT_FALSE(phys::verifyProgram(*b.program, &b.kernel(), errs));
-  bool found = false;
-  for (const std::string &e : errs)
-    found |= e.rfind(tag, 0) == 0 && e.find(text) != std::string::npos;
-  std::string all;
-  for (const std::string &e : errs)
-    all += "\n  " + e;
-  EXPECT_TRUE(found) << "expected " << tag << " ... " << text << ", got:" << all;
-}
 
 const char *ReadNeighbour = R"(
 kernel @neighbour (%0 y: view<f32, 1> w, %1 x: view<const f32, 1> r) {

@@ -1,0 +1,195 @@
+//===- EmitStructured.cpp - Structured physical ops -> CUDA C++ ------------===//
+//
+// The initial, unblocked lowering of reduce, scan, argreduce, region_fold and
+// region_scan (docs/physical-ir.md §5.5): one ordered loop over the members
+// inside the program instance, exactly the header's serial semantics. Each
+// callback region becomes a `{ }` block whose block arguments are bound to
+// the loop's locals and whose `yield` assigns `y<op>_<region>_<k>`.
+//
+//   reduce / region_fold            scan / region_scan
+//   T a0 = init0; ...               T a0 = init0; ...
+//   for (k = begin; k < end; ++k) { for (s = 0, n = max(end - begin, 0); s < n; ++s) {
+//     { value(k) }                    k = forward ? begin + s : end - 1 - s;
+//     { combine(a..., y0...) }        [exclusive] { emit(k, a...) }
+//     a = y1;                         { value(k) } { combine } a = y1;
+//   }                                 [inclusive] { emit(k, a...) }
+//   results = a / { store(r, a) }   }
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit/ProgramEmitter.h"
+
+#include "Physical/Structured.h"
+
+using namespace intent;
+using namespace intent::phys;
+using namespace intent::emit::detail;
+
+std::string ProgramEmitter::callbackResult(const Op &op, unsigned region,
+                                           unsigned k) {
+  return "y" + std::to_string(op.id) + "_" + std::to_string(region) + "_" +
+         std::to_string(k);
+}
+
+void ProgramEmitter::declareCallbackResults(const Op &op, unsigned region) {
+  const Op *t = op.region(region)->block.terminator();
+  for (unsigned k = 0; t && k < t->operands.size(); ++k) {
+    indent();
+    os << emit::cxxType(t->operands[k]->type) << " "
+       << callbackResult(op, region, k) << "{};\n";
+  }
+}
+
+void ProgramEmitter::emitFold(const Op &op, const std::string &pid) {
+  bool regionOp = isRegionOp(op.opcode);
+  bool isScan = op.opcode == Opcode::Scan || op.opcode == Opcode::RegionScan;
+  bool reverse = isScan && op.strAttr("direction") == "reverse";
+  bool exclusive = isScan && op.strAttr("kind") == "exclusive";
+  std::string id = std::to_string(op.id);
+  std::string k = "k" + id;
+  std::string begin = name(memberBegin(op)), end = name(memberEnd(op));
+
+  indent();
+  os << "// " << opcodeName(op.opcode) << " {combiner = \""
+     << op.strAttr("combiner") << "\"";
+  if (isScan)
+    os << ", kind = \"" << op.strAttr("kind") << "\", direction = \""
+       << op.strAttr("direction") << "\"";
+  os << "}\n";
+  std::vector<std::string> acc;
+  llvm::ArrayRef<Value *> inits = accInits(op);
+  for (unsigned i = 0; i < op.acc.size(); ++i) {
+    acc.push_back("a" + id + "_" + std::to_string(i));
+    indent();
+    os << emit::cxxType(op.acc[i].type) << " " << acc.back() << " = "
+       << name(inits[i]) << ";\n";
+  }
+  declareCallbackResults(op, ValueRegion);
+  declareCallbackResults(op, CombineRegion);
+
+  indent();
+  if (isScan) {
+    std::string s = "s" + id, n = "n" + id;
+    os << "for (int64_t " << s << " = 0, " << n << " = " << end << " > "
+       << begin << " ? " << end << " - " << begin << " : 0; " << s << " < "
+       << n << "; ++" << s << ") {\n";
+    ++depth;
+    indent();
+    os << "const int64_t " << k << " = "
+       << (reverse ? end + " - 1 - " + s : begin + " + " + s) << ";\n";
+  } else {
+    os << "for (int64_t " << k << " = " << begin << "; " << k << " < " << end
+       << "; ++" << k << ") {\n";
+    ++depth;
+  }
+  // Callback arguments: (k) or (r, k), then the accumulator where needed.
+  std::vector<std::string> at;
+  if (regionOp)
+    at.push_back(name(regionIndex(op)));
+  at.push_back(k);
+  std::vector<std::string> emitArgs = at;
+  emitArgs.insert(emitArgs.end(), acc.begin(), acc.end());
+  if (isScan && exclusive)
+    emitRegion(*op.region(OutRegion), emitArgs, pid);
+  emitRegion(*op.region(ValueRegion), at, pid);
+  std::vector<std::string> pair = acc;
+  for (unsigned i = 0; i < acc.size(); ++i)
+    pair.push_back(callbackResult(op, ValueRegion, i));
+  emitRegion(*op.region(CombineRegion), pair, pid);
+  for (unsigned i = 0; i < acc.size(); ++i) {
+    indent();
+    os << acc[i] << " = " << callbackResult(op, CombineRegion, i) << ";\n";
+  }
+  if (isScan && !exclusive)
+    emitRegion(*op.region(OutRegion), emitArgs, pid);
+  --depth;
+  indent();
+  os << "}\n";
+
+  if (op.opcode == Opcode::Reduce)
+    for (unsigned i = 0; i < op.results.size(); ++i)
+      declare(op.result(i), acc[i]);
+  if (op.opcode == Opcode::RegionFold) {
+    std::vector<std::string> storeArgs{name(regionIndex(op))};
+    storeArgs.insert(storeArgs.end(), acc.begin(), acc.end());
+    emitRegion(*op.region(OutRegion), storeArgs, pid);
+  }
+}
+
+void ProgramEmitter::emitArgReduce(const Op &op, const std::string &pid) {
+  bool isMax = op.strAttr("which") == "max";
+  bool tieLast = op.strAttr("tie") == "last";
+  bool propagate = op.strAttr("nan") == "propagate";
+  const Type &t = op.result(0)->type;
+  bool fp = isFloatKind(t.elem);
+  std::string id = std::to_string(op.id);
+  std::string best = "b" + id, pos = "p" + id, bestNaN = "nan" + id;
+  std::string k = "k" + id, x = callbackResult(op, ValueRegion, 0);
+
+  indent();
+  os << "// argreduce {which = \"" << op.strAttr("which") << "\", tie = \""
+     << op.strAttr("tie") << "\", nan = \"" << op.strAttr("nan") << "\"}\n";
+  indent();
+  os << emit::cxxType(t) << " " << best << " = "
+     << literal(op.acc[0].value, t.elem) << ";\n";
+  indent();
+  os << "int64_t " << pos << " = -1;\n";
+  if (fp) {
+    indent();
+    os << "bool " << bestNaN << " = false;\n";
+  }
+  declareCallbackResults(op, ValueRegion);
+  indent();
+  os << "for (int64_t " << k << " = " << name(memberBegin(op)) << "; " << k
+     << " < " << name(memberEnd(op)) << "; ++" << k << ") {\n";
+  ++depth;
+  emitRegion(*op.region(ValueRegion), {k}, pid);
+  auto take = [&]() {
+    indent();
+    os << "  " << best << " = " << x << ";\n";
+    indent();
+    os << "  " << pos << " = " << k << ";\n";
+  };
+  // A NaN (x != x) wins under propagate (the first one, or under tie last
+  // the last one) and is skipped under ignore; once the best is NaN, numbers
+  // no longer compete.
+  if (fp) {
+    indent();
+    os << "if (" << x << " != " << x << ") {\n";
+    if (propagate) {
+      indent();
+      os << "  if (" << (tieLast ? "true" : "!" + bestNaN) << ") {\n";
+      ++depth;
+      take();
+      --depth;
+      indent();
+      os << "  }\n";
+      indent();
+      os << "  " << bestNaN << " = true;\n";
+    }
+    indent();
+    os << "} else if (!" << bestNaN << ") {\n";
+  } else {
+    indent();
+    os << "{\n";
+  }
+  // Values compare with < and ==, so -0.0 and +0.0 tie.
+  std::string better = isMax ? best + " < " + x : x + " < " + best;
+  indent();
+  os << "  if (" << pos << " < 0 || " << better;
+  if (tieLast)
+    os << " || " << x << " == " << best;
+  os << ") {\n";
+  ++depth;
+  take();
+  --depth;
+  indent();
+  os << "  }\n";
+  indent();
+  os << "}\n";
+  --depth;
+  indent();
+  os << "}\n";
+  declare(op.result(0), best);
+  declare(op.result(1), pos);
+}

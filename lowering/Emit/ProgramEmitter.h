@@ -1,0 +1,113 @@
+//===- ProgramEmitter.h - Internal: one physical program -> CUDA C++ -*- C++ -*-===//
+//
+// The emitter's internal interface, shared by CudaEmitter.cpp (program
+// structure, scalars, memory, control) and EmitStructured.cpp (reduce, scan,
+// argreduce, region_fold, region_scan). Not a public header: use
+// Emit/CudaEmitter.h.
+//
+// Every SSA value becomes a C++ local `v<id>`. Region results (if, loop,
+// structured-op callbacks) are mutable locals declared before the construct
+// and assigned by the yields; a loop's carried values are mutable locals
+// `c<op>_<k>` that each region rebinds to its block arguments on entry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_EMIT_PROGRAMEMITTER_H
+#define INTENT_EMIT_PROGRAMEMITTER_H
+
+#include "Emit/CudaEmitter.h"
+#include "Physical/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace intent::emit::detail {
+
+/// The C++ spelling of a scalar kind (`float`, `int64_t`, `__half`, ...).
+std::string scalarCxx(phys::ScalarKind k);
+bool isFloatKind(phys::ScalarKind k);
+bool isSignedInt(phys::ScalarKind k);
+/// A C++ expression of type `k` that denotes exactly the attribute value
+/// `v` (an integer bit pattern, a double or a bool), as `constant` holds it.
+std::string literal(const phys::AttrValue &v, phys::ScalarKind k);
+
+/// Writes the functions of one program (see CudaEmitter.h).
+class ProgramEmitter {
+public:
+  ProgramEmitter(llvm::raw_ostream &os, const phys::Program &p,
+                 const EmitOptions &opts)
+      : os(os), p(p), opts(opts), m(emit::symbolName(p, opts)) {}
+
+  /// Struct, evaluator, program function, __global__, wrapper.
+  void emit();
+
+private:
+  llvm::raw_ostream &os;
+  const phys::Program &p;
+  const EmitOptions &opts;
+  std::string m;
+  unsigned depth = 0;
+  unsigned lastLine = 0;
+  /// Enclosing `loop` ops, innermost last (targets of break/continue).
+  std::vector<const phys::Op *> loops;
+
+  void indent();
+  static std::string name(const phys::Value *v) {
+    return "v" + std::to_string(v->id);
+  }
+  void lineDirective(const phys::Loc &l);
+
+  // --- ABI -------------------------------------------------------------------
+  void emitArgs();
+  std::string exprText(unsigned e);
+  /// One evaluator serves the host wrapper (grid size) and the kernel
+  /// (segment dispatch): both bind to the same expressions.
+  void emitLaunchEvaluator();
+
+  // --- Program body ------------------------------------------------------------
+  void emitProgramFunction();
+  void emitOps(const phys::Block &b, const std::string &pid);
+  void declare(const phys::Value *v, const std::string &init);
+  /// `a op b` in the operand type. Signed add/sub/mul go through the
+  /// unsigned type so that they wrap (physical IR semantics) instead of
+  /// overflowing; float `rem` is fmod. Integer promotions of narrow operands
+  /// were made explicit by the front end already.
+  std::string binaryExpr(const phys::Op &op);
+  std::string elementRef(const phys::Op &op);
+  /// Binds a region's block arguments to `sources` (carried variables).
+  void bindArgs(const phys::Block &b, llvm::ArrayRef<std::string> sources);
+  std::string carried(const phys::Op &loop, unsigned k);
+  void assignCarried(const phys::Op &loop, const phys::Op &term);
+  /// `{ <args bound to argSources> <ops> }`.
+  void emitRegion(const phys::Region &r, llvm::ArrayRef<std::string> argSources,
+                  const std::string &pid);
+  void emitOp(const phys::Op &op, const std::string &pid);
+  /// Yields: to the enclosing if's results, a loop's carried values, a
+  /// structured op's callback results, or nothing (segment / for bodies).
+  void emitYield(const phys::Op &op);
+  void emitIf(const phys::Op &op, const std::string &pid);
+  void emitLoop(const phys::Op &op, const std::string &pid);
+
+  // --- Structured ops (EmitStructured.cpp) ----------------------------------------
+  /// The local that callback region `region` of `op` yields component `k`
+  /// into: `y<op>_<region>_<k>`.
+  static std::string callbackResult(const phys::Op &op, unsigned region,
+                                    unsigned k);
+  /// Declares the callback results of region `region` of `op`.
+  void declareCallbackResults(const phys::Op &op, unsigned region);
+  /// reduce, scan, region_fold, region_scan: an ordered loop over the
+  /// members calling the value, combine and emit/store callbacks.
+  void emitFold(const phys::Op &op, const std::string &pid);
+  /// argreduce: the comparison of include/intent/argreduce.hpp, with the
+  /// op's which/tie/nan attributes folded into the generated code.
+  void emitArgReduce(const phys::Op &op, const std::string &pid);
+
+  // --- Entry points -------------------------------------------------------------
+  void emitGlobal();
+  /// Locals of the wrapper are `__intent_*` so they never shadow parameters.
+  void emitWrapper();
+};
+
+} // namespace intent::emit::detail
+
+#endif // INTENT_EMIT_PROGRAMEMITTER_H

@@ -1,0 +1,10 @@
+// argmin's NaN policy must be a constant enumerator.
+// RUN: %intent_syntax -Xclang -verify %s
+
+#include <intent/intent.hpp>
+using namespace intent;
+
+[[intent::kernel]] void k(view<index, 1> out, view<const float, 1> in, nan_policy p) {
+  // expected-error@+1 {{the nan_policy argument of 'intent::argmin' must be a constant enumerator (e.g. nan_policy::propagate)}}
+  out[0] = argmin(in.extent(0), [&](index i) { return in[i]; }, tie::first, p).pos;
+}
