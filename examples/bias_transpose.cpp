@@ -11,13 +11,7 @@
 //
 // It is also plain C++ (the header's serial semantics):
 //   g++ -std=c++17 -Iinclude examples/bias_transpose.cpp
-#if __has_include(<intent/runtime.hpp>)
-#include <intent/runtime.hpp>
-#define EXAMPLE_HAS_RUNTIME 1
-#else
-#include <intent/intent.hpp>
-#define EXAMPLE_HAS_RUNTIME 0
-#endif
+#include "support.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -44,29 +38,6 @@ using intent::view;
 }
 
 } // namespace kernels
-
-namespace mem {
-#if EXAMPLE_HAS_RUNTIME
-template <class T> using array = intent::array<T>;
-#else
-/// Host memory standing in for intent::array when there is no runtime: the
-/// kernels then run their serial bodies on the host.
-template <class T> class array {
-public:
-  explicit array(intent::index N) : Data(static_cast<std::size_t>(N)) {}
-  explicit array(const std::vector<T> &V) : Data(V) {}
-  intent::view<T, 1> view() { return {Data.data(), {size()}}; }
-  intent::view<T, 2> view(intent::index N0, intent::index N1) {
-    return {Data.data(), {N0, N1}};
-  }
-  std::vector<T> to_vector() const { return Data; }
-
-private:
-  intent::index size() const { return static_cast<intent::index>(Data.size()); }
-  std::vector<T> Data;
-};
-#endif
-} // namespace mem
 
 /// Runs the kernel on a random Rows x Cols input; returns true when both
 /// outputs equal the serial computation exactly.

@@ -14,13 +14,7 @@
 // With INTENT_CHECK_LAUNCHES=1 in the environment (set by test/exec/run.sh) a
 // call that is not counted as exactly one launch is an error; otherwise a
 // build without the Intent compiler, whose calls are not counted, is accepted.
-#if __has_include(<intent/runtime.hpp>)
-#include <intent/runtime.hpp>
-#define EXAMPLE_HAS_RUNTIME 1
-#else
-#include <intent/intent.hpp>
-#define EXAMPLE_HAS_RUNTIME 0
-#endif
+#include "support.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -45,47 +39,6 @@ using intent::view;
 }
 
 } // namespace kernels
-
-namespace mem {
-#if EXAMPLE_HAS_RUNTIME
-template <class T> using array = intent::array<T>;
-#else
-/// Host memory standing in for intent::array when there is no runtime: the
-/// kernels then run their serial bodies on the host.
-template <class T> class array {
-public:
-  explicit array(intent::index N) : Data(static_cast<std::size_t>(N)) {}
-  explicit array(const std::vector<T> &V) : Data(V) {}
-  intent::view<T, 1> view() { return {Data.data(), {size()}}; }
-  intent::view<T, 2> view(intent::index N0, intent::index N1) {
-    return {Data.data(), {N0, N1}};
-  }
-  std::vector<T> to_vector() const { return Data; }
-
-private:
-  intent::index size() const { return static_cast<intent::index>(Data.size()); }
-  std::vector<T> Data;
-};
-#endif
-} // namespace mem
-
-/// Kernel calls counted by the runtime so far (0 without the runtime).
-static unsigned long long launches() {
-#if EXAMPLE_HAS_RUNTIME
-  return intent::rt::launch_count();
-#else
-  return 0;
-#endif
-}
-
-/// True when one kernel call moved the launch counter by Delta: exactly 1,
-/// or 0 for a build whose calls are not counted (no Intent compiler) unless
-/// INTENT_CHECK_LAUNCHES=1 demands the count.
-static bool oneLaunch(unsigned long long Delta) {
-  const char *Env = std::getenv("INTENT_CHECK_LAUNCHES");
-  bool Required = Env && Env[0] == '1';
-  return Delta == 1 || (Delta == 0 && !Required);
-}
 
 /// Elements of Got that differ from Want by more than a relative 1e-6 (the
 /// GPU may fuse x*w+b into one rounding).
@@ -122,13 +75,13 @@ static bool runSize(intent::index N, intent::index M, std::mt19937 &Rng) {
   }
 
   mem::array<float> X(HX), W(HW), B(HB), Y(N), Z(N * M);
-  unsigned long long Before = launches();
+  unsigned long long Before = support::launches();
   kernels::scale_and_outer(Y.view(), Z.view(N, M), X.view(), W.view(),
                            B.view(), A);
-  unsigned long long Calls = launches() - Before;
+  unsigned long long Calls = support::launches() - Before;
   long BadY = mismatches(Y.to_vector(), WantY);
   long BadZ = mismatches(Z.to_vector(), WantZ);
-  bool Ok = oneLaunch(Calls) && BadY == 0 && BadZ == 0;
+  bool Ok = support::oneLaunch(Calls) && BadY == 0 && BadZ == 0;
   std::printf("two_outputs n=%lld m=%lld: %s (launches %llu, mismatches: "
               "y %ld, z %ld)\n",
               static_cast<long long>(N), static_cast<long long>(M),
