@@ -411,6 +411,12 @@ public:
 // Printing and verification
 //===----------------------------------------------------------------------===//
 
+/// Prints a float so that it reads back exactly (shortest round-trip form,
+/// `inf`, `-inf`, `nan`); shared by the KIR and physical printers.
+void printFloat(llvm::raw_ostream &os, double d);
+/// Prints an attribute value as the textual forms do (strings quoted).
+void printAttr(llvm::raw_ostream &os, const AttrValue &v);
+
 /// Prints a kernel in KIR's textual form. Locations are printed as
 /// `loc(line:col)` when `withLocs` is true.
 void printKernel(llvm::raw_ostream &os, const Kernel &k, bool withLocs = true);

@@ -43,42 +43,6 @@ llvm::StringRef accessName(Access a) {
   return "?";
 }
 
-void printFloat(llvm::raw_ostream &os, double d) {
-  if (std::isnan(d)) {
-    os << "nan";
-    return;
-  }
-  if (std::isinf(d)) {
-    os << (d < 0 ? "-inf" : "inf");
-    return;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.17g", d);
-  std::string s = buf;
-  // Keep the shortest form that round-trips.
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof(buf), "%.*g", prec, d);
-    if (std::strtod(buf, nullptr) == d) {
-      s = buf;
-      break;
-    }
-  }
-  if (s.find_first_of(".en") == std::string::npos)
-    s += ".0";
-  os << s;
-}
-
-void printAttr(llvm::raw_ostream &os, const AttrValue &v) {
-  if (const auto *i = std::get_if<int64_t>(&v))
-    os << *i;
-  else if (const auto *d = std::get_if<double>(&v))
-    printFloat(os, *d);
-  else if (const auto *b = std::get_if<bool>(&v))
-    os << (*b ? "true" : "false");
-  else
-    os << '"' << std::get<std::string>(v) << '"';
-}
-
 class Printer {
 public:
   Printer(llvm::raw_ostream &os, bool withLocs) : os(os), withLocs(withLocs) {}
@@ -171,6 +135,42 @@ private:
 };
 
 } // namespace
+
+void intent::kir::printFloat(llvm::raw_ostream &os, double d) {
+  if (std::isnan(d)) {
+    os << "nan";
+    return;
+  }
+  if (std::isinf(d)) {
+    os << (d < 0 ? "-inf" : "inf");
+    return;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.17g", d);
+  std::string s = buf;
+  // Keep the shortest form that round-trips.
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof(buf), "%.*g", prec, d);
+    if (std::strtod(buf, nullptr) == d) {
+      s = buf;
+      break;
+    }
+  }
+  if (s.find_first_of(".en") == std::string::npos)
+    s += ".0";
+  os << s;
+}
+
+void intent::kir::printAttr(llvm::raw_ostream &os, const AttrValue &v) {
+  if (const auto *i = std::get_if<int64_t>(&v))
+    os << *i;
+  else if (const auto *d = std::get_if<double>(&v))
+    printFloat(os, *d);
+  else if (const auto *b = std::get_if<bool>(&v))
+    os << (*b ? "true" : "false");
+  else
+    os << '"' << std::get<std::string>(v) << '"';
+}
 
 void intent::kir::printKernel(llvm::raw_ostream &os, const Kernel &k,
                               bool withLocs) {

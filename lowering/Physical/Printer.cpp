@@ -32,37 +32,8 @@ using namespace intent::phys;
 
 namespace {
 
-void printFloat(llvm::raw_ostream &os, double d) {
-  if (std::isnan(d)) {
-    os << "nan";
-    return;
-  }
-  if (std::isinf(d)) {
-    os << (d < 0 ? "-inf" : "inf");
-    return;
-  }
-  char buf[64];
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof(buf), "%.*g", prec, d);
-    if (std::strtod(buf, nullptr) == d)
-      break;
-  }
-  std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos)
-    s += ".0";
-  os << s;
-}
-
-void printAttr(llvm::raw_ostream &os, const AttrValue &v) {
-  if (const auto *i = std::get_if<int64_t>(&v))
-    os << *i;
-  else if (const auto *d = std::get_if<double>(&v))
-    printFloat(os, *d);
-  else if (const auto *b = std::get_if<bool>(&v))
-    os << (*b ? "true" : "false");
-  else
-    os << '"' << std::get<std::string>(v) << '"';
-}
+using kir::printAttr;
+using kir::printFloat;
 
 void printIdList(llvm::raw_ostream &os, const std::vector<unsigned> &ids,
                  llvm::StringRef prefix) {
