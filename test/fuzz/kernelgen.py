@@ -10,9 +10,13 @@ if/else, for loops (forward, reversed, strided), while and do-while loops
 with carried values, break and continue, sub-views of the inputs (row,
 transpose, slice) and calls of generated helper functions. Every value stays
 in a range where the operations are defined and exact (see exprgen.py).
+With features "all" a group may also be a reduction group (reducegen.py):
+reduce, scan, argmax/argmin, region_fold or region_scan.
 """
 
 import re
+
+import reducegen
 
 from exprgen import CTYPE, Ex, ExprGen, INT_TYPES, FLOAT_TYPES, const, \
     literal, wrap_mod
@@ -27,6 +31,8 @@ FILL = {"i8": (-100, 100, 0), "u8": (0, 255, 0), "i16": (-1000, 1000, 0),
         "i32": (-1000, 1000, 0), "i64": (-10**6, 10**6, 0), "u32": (0, 2**32 - 1, 0),
         "f32": (-64.0, 64.0, 2), "f64": (-64.0, 64.0, 2)}
 EXTENTS = [0, 1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 64]
+REDUCTION_PATTERNS = ["reduce", "reduce", "scan", "arg", "region_fold",
+                      "region_scan"]
 MARK = "\x01"
 PARAM_MARK = "\x02"
 
@@ -76,6 +82,7 @@ class ViewParam:
         self.rank = len(extents)
         self.ctype, self.cty = STORAGE[st]
         self.fill = FILL[st]
+        self.values = None  # fixed contents (region offsets), else random
 
     def decl(self):
         const_ = "" if self.output else "const "
@@ -108,8 +115,10 @@ class Var(Ex):
 class KernelGen:
     """Generates one kernel; see generate()."""
 
-    def __init__(self, rng, name, helpers):
+    def __init__(self, rng, name, helpers, features="all"):
         self.r = rng
+        self.features = features      # "basic": no reduction groups
+        self.needs_struct = False     # a reduce uses the Pair accumulator
         self.name = name
         self.helpers = helpers        # [(name, ret_ty, arg_ty, lo, hi, fb)]
         self.frames = [[]]            # variables in scope, innermost last
@@ -531,6 +540,15 @@ class KernelGen:
             lines.append("    });")
             self.leave_lambda(saved)
             return lines + ["  });"]
+        if pattern == "reduce":
+            return reducegen.reduce_group(self, o)
+        if pattern == "scan":
+            return reducegen.scan_group(self, o)
+        if pattern == "arg":
+            return reducegen.arg_group(self, o, outs[1])
+        if pattern in ("region_fold", "region_scan"):
+            return reducegen.region_group(self, o, outs[1], outs[2],
+                                          pattern == "region_scan")
         assert pattern == "slices"
         half = o.extents[0] // 2
         for part, (b, e, n0) in enumerate([("0", f"{o.name}.extent(0) / 2", half),
@@ -562,14 +580,47 @@ class KernelGen:
             if n <= limit:
                 return ext
 
+    def reduction_outputs(self, pat, region_inputs):
+        """The outputs of a reduction group (and, for a region group, its
+        offsets and data inputs, appended to region_inputs)."""
+        r = self.r
+
+        def out(st, ext):
+            o = ViewParam(f"out{len(self.outputs)}", st, ext, True)
+            self.outputs.append(o)
+            return o
+
+        st = r.choice(sorted(reducegen.ACC_ST))
+        if pat == "reduce":
+            if r.random() < 0.2:
+                st = "i64"
+            return [out(st, self.shape(r.randint(1, 2)))]
+        if pat == "scan":
+            return [out(st, self.shape(2))]
+        if pat == "arg":
+            o = out(st, self.shape(1))
+            return [o, out("i64", list(o.extents))]
+        offs = reducegen.offsets(r)
+        n = len(region_inputs) // 2
+        off = ViewParam(f"off{n}", "i32", [len(offs)], False)
+        off.values = offs
+        data = ViewParam(f"rx{n}", st, [max(offs[-1], 1)], False)
+        region_inputs += [off, data]
+        ext = [len(offs) - 1] if pat == "region_fold" else [offs[-1]]
+        return [out(st, ext), off, data]
+
     def generate(self):
         """Returns the kernel's definition as a list of lines."""
         r = self.r
         patterns = {"flat": (1, 3), "cond": (1, 3), "nested": (2, 3),
                     "ordered": (2, 2), "transpose": (2, 2), "row": (2, 3),
                     "slices": (1, 2)}
-        plan = []
+        plan, region_inputs = [], []
         for _ in range(r.randint(1, 4)):
+            if self.features == "all" and r.random() < 0.45:
+                pat = r.choice(REDUCTION_PATTERNS)
+                plan.append((pat, self.reduction_outputs(pat, region_inputs)))
+                continue
             pat = r.choice(sorted(patterns))
             lo, hi = patterns[pat]
             outs = [ViewParam(f"out{len(self.outputs)}", r.choice(sorted(STORAGE)),
@@ -590,6 +641,9 @@ class KernelGen:
             p = ViewParam(f"in{i}", r.choice(sorted(STORAGE)), ext, False)
             self.inputs.append(p)
             self.views.append(ViewVal(p.name, p, ext, ext))
+        for p in region_inputs:
+            self.inputs.append(p)
+            self.views.append(ViewVal(p.name, p, p.extents, p.extents))
         for i in range(r.randint(0, 3)):
             ty = r.choice(["i32", "idx", "u32", "f32", "f64"])
             if ty == "i32":
@@ -610,8 +664,10 @@ class KernelGen:
         params = [p.decl() for p in self.outputs + self.inputs]
         params += [f"{decl_mark(name, True)}{CTYPE[ty]} {name}"
                    for ty, name, _ in self.scalars]
-        return mark_unused([f"[[intent::kernel]] void {self.name}("
-                            f"{', '.join(params)}) {{"] + body + ["}"])
+        head = [f"[[intent::kernel]] void {self.name}({', '.join(params)}) {{"]
+        if self.needs_struct:
+            head = reducegen.STRUCT + head
+        return mark_unused(head + body + ["}"])
 
 
 def helper(rng, name):

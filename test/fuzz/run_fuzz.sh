@@ -9,6 +9,8 @@
 #   --seed S         generator seed (default 1)
 #   --count N        number of programs (default 20)
 #   --first K        first program index (default 0)
+#   --features F     generator feature set: all (default) or basic (no
+#                    reduce/scan/argmax/region groups: the older programs)
 #   --gpu            also compare a run with INTENT_DEVICE=gpu
 #   --serial-only    do not use intentc: check the generator instead (each
 #                    program must compile without warnings under g++ and
@@ -30,6 +32,7 @@ here="$root/test/fuzz"
 seed=1
 count=20
 first=0
+features=all
 gpu=0
 serial_only=0
 check=""
@@ -40,12 +43,13 @@ while [ $# -gt 0 ]; do
     --seed) shift; seed="${1:-}" ;;
     --count) shift; count="${1:-}" ;;
     --first) shift; first="${1:-}" ;;
+    --features) shift; features="${1:-}" ;;
     --gpu) gpu=1 ;;
     --serial-only) serial_only=1 ;;
     --check) shift; check="${1:-}" ;;
     -j) shift; jobs="${1:-}" ;;
     -j*) jobs="${1#-j}" ;;
-    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run_fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) build="$1" ;;
   esac
@@ -119,7 +123,7 @@ work="$build/fuzz/$seed"
 rm -rf "$work"
 mkdir -p "$work/src" "$build/fuzz/failures"
 python3 "$here/gen_kernels.py" --seed "$seed" --count "$count" --first "$first" \
-  --out "$work/src" >/dev/null || { echo "gen_kernels.py failed"; echo "0 passed, 1 failed"; exit 1; }
+  --features "$features" --out "$work/src" >/dev/null || { echo "gen_kernels.py failed"; echo "0 passed, 1 failed"; exit 1; }
 
 problem=""
 if [ "$serial_only" -eq 0 ]; then
@@ -186,7 +190,7 @@ EOF
   cat >"$keep/repro.sh" <<EOF
 #!/usr/bin/env bash
 # Reproduces $name (seed $seed): $(describe "$rc").
-# Regenerate: python3 $here/gen_kernels.py --seed $seed --first ${name##*_} --count 1 --out DIR
+# Regenerate: python3 $here/gen_kernels.py --seed $seed --features $features --first ${name##*_} --count 1 --out DIR
 # Exit status as run_fuzz.sh --check documents; $rc when it still fails.
 exec "$here/run_fuzz.sh" --check "\${1:-$keep/$name.cpp}" "$build"$([ "$gpu" -eq 1 ] && echo " --gpu")
 EOF

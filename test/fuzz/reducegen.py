@@ -1,0 +1,303 @@
+"""Groups built on the structured reductions (feature set `all`).
+
+Each function takes the KernelGen `kg` and returns the lines of one group:
+  - reduce:  a parallel_for whose instance folds a row or a runtime range with
+             intent::reduce (ops::plus/mul/max/min/bit_*, a user lambda, or a
+             struct accumulator) and stores the result in its element;
+  - scan:    a parallel_for over rows, each row an intent::scan (inclusive or
+             exclusive, forward or reverse) whose emit writes element (i, k);
+  - arg:     argmax/argmin per row with random tie / nan_policy constants over
+             values with many ties (and quiet NaN for floating point);
+  - region:  region_fold or region_scan at kernel level over a generated
+             non-decreasing offsets input (empty regions included).
+Every value stays exact whatever the combine order: integer sums are bounded
+(no overflow), unsigned products wrap, floating-point sums add multiples of
+1/4 of magnitude at most 64, and max/min/bit ops are exact anyway.
+"""
+
+from exprgen import CTYPE, Ex, FLOAT_TYPES, literal, wrap_mod
+
+# kernelgen.decl_mark's parameter placeholder (kernelgen imports this module).
+PARAM_MARK = "\x02"
+
+# Accumulator types and the storage type of their outputs.
+ACC_ST = {"i32": "i32", "i64": "i64", "u32": "u32", "f32": "f32", "f64": "f64"}
+OPS = {"i32": ["plus", "max", "min", "bit_and", "bit_or", "bit_xor", "lambda"],
+       "i64": ["plus", "max", "min", "bit_xor", "lambda", "struct"],
+       "u32": ["plus", "mul", "max", "min", "bit_and", "bit_or", "bit_xor",
+               "lambda"],
+       "f32": ["plus", "max", "min", "lambda"],
+       "f64": ["plus", "max", "min", "lambda"]}
+STRUCT = ["struct Pair {", "  int64_t s;", "  int32_t m;", "};", ""]
+
+
+def value_of(kg, ty, e):
+    """e made a safe summary of type ty: integers wrapped to |v| < 10007,
+    floating point clamped to multiples of 1/4 in [-64, 64]."""
+    if ty == "u32":
+        return e
+    if ty in FLOAT_TYPES:
+        if e.fb <= 2 and max(-e.lo, e.hi) <= 64:
+            return e
+        sfx = "f" if ty == "f32" else ""
+        return Ex(f"std::fmin(std::fmax(std::floor({e.text}), -64.0{sfx}), "
+                  f"64.0{sfx})", ty, -64, 64, 0)
+    return wrap_mod(e, 10007)
+
+
+def lam_k(kg, hi):
+    """Declares the lambda index k in [0, hi] in a new lambda scope; returns
+    (k, saved scope)."""
+    saved = kg.enter_lambda()
+    k = kg.fresh("k")
+    kg.coords([hi + 1], [k])
+    return k, saved
+
+
+def summary(kg, ty, k_hi, direct=None):
+    """`[&](index k) { return V; }` with a safe V of type ty."""
+    k, saved = lam_k(kg, k_hi)
+    if direct is not None and kg.r.random() < 0.6:
+        e = direct(k)
+    else:
+        e = kg.eg.expr(ty, 2)
+    v = value_of(kg, ty, e)
+    text = f"[&]({decl_mark_k(k)}index {k}) {{ return {v.text}; }}"
+    kg.leave_lambda(saved)
+    return text
+
+
+def decl_mark_k(k):
+    """A lambda parameter's placeholder: [[maybe_unused]] if never read."""
+    return f"{PARAM_MARK}{k}{PARAM_MARK}"
+
+
+def combine(kg, ty):
+    """(init text, combine text) for a random op of accumulator type ty."""
+    r = kg.r
+    op = r.choice(OPS[ty])
+    c = CTYPE[ty]
+    if op == "struct":
+        kg.needs_struct = True
+        return op, ("Pair{int64_t(0), (-20000)}",
+                    "[](Pair a, Pair b) { return Pair{a.s + b.s, "
+                    "a.m < b.m ? b.m : a.m}; }")
+    if op == "lambda":
+        if ty in FLOAT_TYPES:
+            body = r.choice(["a + b", "a < b ? b : a", "b < a ? b : a"])
+        elif ty == "u32":
+            body = r.choice(["a + b", "a * b", "a ^ b", "a < b ? a : b"])
+        else:
+            body = r.choice(["a + b", "a ^ b", "a < b ? b : a", "a | b"])
+        return op, (literal(ty, 0) if "+" in body or "^" in body or "|" in body
+                     else literal(ty, r.randint(-5, 5) if ty != "u32" else 1),
+                     f"[]({c} a, {c} b) {{ return {body}; }}")
+    if op in ("max", "min") and ty in FLOAT_TYPES and r.random() < 0.4:
+        sign = "-" if op == "max" else ""
+        init = f"static_cast<{c}>({sign}INFINITY)"
+    elif op == "mul":
+        init = literal(ty, r.choice([1, 3]))
+    elif op == "bit_and":
+        init = literal(ty, -1 if ty != "u32" else 2**32 - 1)
+    elif ty in FLOAT_TYPES:
+        init = literal(ty, r.randint(-16, 16) / 4)
+    elif ty == "u32":
+        init = literal(ty, r.choice([0, 1, 7]))
+    else:
+        init = literal(ty, r.randint(-20, 20))
+    return op, (init, f"intent::ops::{op}{{}}")
+
+
+def struct_summary(kg, k_hi):
+    k, saved = lam_k(kg, k_hi)
+    a = wrap_mod(kg.eg.expr("i64", 2), 10007)
+    b = wrap_mod(kg.eg.expr("i32", 2), 10007)
+    text = (f"[&]({decl_mark_k(k)}index {k}) {{ return Pair{{{a.text}, "
+            f"{b.text}}}; }}")
+    kg.leave_lambda(saved)
+    return text
+
+
+def extent_choice(kg):
+    """(text, max value) of a reduction length: a view extent or a small
+    bound."""
+    r = kg.r
+    opts = []
+    for vv in kg.views:
+        for d in range(len(vv.min_ext)):
+            opts.append((f"{vv.text}.extent({d})", vv.max_ext[d]))
+    if opts and r.random() < 0.6:
+        return r.choice(opts)
+    b = kg.bound_expr()
+    return b.text, max(b.hi, 0)
+
+
+def domain(kg, names):
+    """(domain text, largest k) of a reduce/scan/arg: a length or a runtime
+    range starting at a coordinate-dependent offset."""
+    r = kg.r
+    n, hi = extent_choice(kg)
+    if r.random() < 0.35 and names:
+        i = r.choice(names)
+        b = r.randint(1, 4)
+        start = f"{i} % {b}"
+        return f"intent::range{{{start}, {start} + {n}}}", b - 1 + hi
+    return n, hi
+
+
+def reduce_group(kg, o):
+    """parallel_for over o; each instance stores one reduce."""
+    ty = o.cty
+    saved = kg.enter_lambda()
+    names = kg.coords(o.extents)
+    ext = [f"{o.name}.extent({d})" for d in range(o.rank)]
+    lines = [kg.parallel("  ", ext, names)] + kg.block(2, 3, 1)
+    dom, hi = domain(kg, names)
+    op, (init, comb) = combine(kg, ty)
+    acc = kg.fresh("acc")
+    at = f"{o.name}({', '.join(names)})"
+    if op == "struct":
+        val = struct_summary(kg, max(hi - 1, 0))
+        lines += [f"    Pair {acc} = intent::reduce({dom}, {init}, {comb},",
+                  f"                               {val});",
+                  f"    {at} = {acc}.s * 3 + {acc}.m;"]
+    else:
+        val = summary(kg, ty, max(hi - 1, 0))
+        lines += [f"    {CTYPE[ty]} {acc} = intent::reduce({dom}, {init}, {comb},",
+                  f"                                   {val});",
+                  f"    {at} = {acc};"]
+    kg.leave_lambda(saved)
+    return lines + ["  });"]
+
+
+def scan_group(kg, o):
+    """parallel_for over the rows of o; each row is one scan whose emit writes
+    element (i, k)."""
+    r = kg.r
+    ty = o.cty
+    saved = kg.enter_lambda()
+    (i0,) = kg.coords(o.extents[:1])
+    lines = [kg.parallel("  ", [f"{o.name}.extent(0)"], [i0])] + kg.block(2, 3, 1)
+    op, (init, comb) = combine(kg, ty)
+    while op == "struct":
+        op, (init, comb) = combine(kg, ty)
+    n1 = f"{o.name}.extent(1)"
+    dom = n1 if r.random() < 0.6 else f"intent::range{{0, {n1}}}"
+    val = summary(kg, ty, max(o.extents[1] - 1, 0))
+    k, p = kg.fresh("k"), kg.fresh("p")
+    kind = r.choice(["inclusive", "exclusive"])
+    dirn = r.choice(["forward", "reverse"])
+    tail = ""
+    if kind != "inclusive" or dirn != "forward" or r.random() < 0.5:
+        tail = f", intent::scan_kind::{kind}"
+        if dirn != "forward" or r.random() < 0.5:
+            tail += f", intent::direction::{dirn}"
+    if r.random() < 0.5:
+        rv = kg.fresh("orow")
+        lines.append(f"    view<{o.ctype}, 1> {rv} = {o.name}.row({i0});")
+        store = f"{rv}({k})"
+    else:
+        store = f"{o.name}({i0}, {k})"
+    lines += [f"    intent::scan({dom}, {init}, {comb},",
+              f"                 {val},",
+              f"                 [&](index {k}, {CTYPE[ty]} {p}) {{ {store} = {p}; }}"
+              f"{tail});"]
+    kg.leave_lambda(saved)
+    return lines + ["  });"]
+
+
+def arg_group(kg, o, opos):
+    """parallel_for over o; argmax/argmin of a row with ties (and NaN)."""
+    r = kg.r
+    ty = o.cty
+    saved = kg.enter_lambda()
+    (i0,) = kg.coords(o.extents[:1])
+    lines = [kg.parallel("  ", [f"{o.name}.extent(0)"], [i0])] + kg.block(2, 3, 1)
+    dom, hi = domain(kg, [i0])
+    k, saved_k = lam_k(kg, max(hi - 1, 0))
+    e = kg.eg.expr(ty, 2)
+    if ty in FLOAT_TYPES:
+        v = value_of(kg, ty, e)
+        sfx = "f" if ty == "f32" else ""
+        text = f"std::floor(({v.text}) * 0.125{sfx})"
+        if r.random() < 0.6:
+            c = kg.eg.expr("bool", 2)
+            text = (f"{c.text} ? static_cast<{CTYPE[ty]}>(NAN) : {text}")
+    elif ty == "u32":
+        text = f"{e.text} % {r.choice([3, 5, 17])}u"
+    else:
+        text = wrap_mod(e, r.choice([3, 5, 17])).text
+    val = f"[&]({decl_mark_k(k)}index {k}) {{ return {text}; }}"
+    kg.leave_lambda(saved_k)
+    fn = r.choice(["argmax", "argmin"])
+    tie = r.choice(["first", "last"])
+    nan = r.choice(["propagate", "ignore"])
+    a = kg.fresh("best")
+    lines += [f"    auto {a} = intent::{fn}({dom}, {val},",
+              f"                            intent::tie::{tie}, "
+              f"intent::nan_policy::{nan});",
+              f"    {o.name}({i0}) = {a}.value;",
+              f"    {opos.name}({i0}) = {a}.pos;"]
+    kg.leave_lambda(saved)
+    return lines + ["  });"]
+
+
+def offsets(r):
+    """A random non-decreasing offsets array (some regions empty)."""
+    n = r.choice([0, 1, 2, 3, 5, 8, 13])
+    cur = r.choice([0, 0, 1, 3])
+    offs = [cur]
+    for _ in range(n):
+        cur += 0 if r.random() < 0.3 else r.randint(1, 9)
+        offs.append(cur)
+    return offs
+
+
+def region_group(kg, o, off, data, scan):
+    """region_fold (o has one element per region) or region_scan (o has one
+    element per member) over off, reading data."""
+    r = kg.r
+    ty = o.cty
+    total = off.values[-1]
+    op, (init, comb) = combine(kg, ty)
+    while op == "struct":
+        op, (init, comb) = combine(kg, ty)
+
+    def direct(k):
+        lo, hi, fb = data.fill
+        return Ex(f"{data.name}({k})", ty, lo, hi, fb)
+
+    two = r.random() < 0.3
+    if two:
+        rr = kg.fresh("r")
+        saved = kg.enter_lambda()
+        kg.coords([len(off.values) - 1], [rr])
+        k = kg.fresh("k")
+        kg.coords([max(total, 1)], [k])
+        v = value_of(kg, ty, direct(k) if r.random() < 0.6 else kg.eg.expr(ty, 2))
+        val = (f"[&]({decl_mark_k(rr)}index {rr}, {decl_mark_k(k)}index {k}) "
+               f"{{ return {v.text}; }}")
+        kg.leave_lambda(saved)
+    else:
+        val = summary(kg, ty, max(total - 1, 0), direct)
+    c = CTYPE[ty]
+    if not scan:
+        rr, s = kg.fresh("r"), kg.fresh("s")
+        return [f"  intent::region_fold({off.name}, {init}, {comb},",
+                f"                      {val},",
+                f"                      [&](index {rr}, {c} {s}) {{ "
+                f"{o.name}({rr}) = {s}; }});"]
+    k, p, rr = kg.fresh("k"), kg.fresh("p"), kg.fresh("r")
+    kind = r.choice(["inclusive", "exclusive"])
+    dirn = r.choice(["forward", "reverse"])
+    if r.random() < 0.4:
+        adj = f"{p} ^ static_cast<{c}>({rr})" if ty == "u32" else \
+            f"{p} + static_cast<{c}>({rr})"
+        emit = f"[&](index {rr}, index {k}, {c} {p}) {{ {o.name}({k}) = {adj}; }}"
+    else:
+        emit = f"[&](index {k}, {c} {p}) {{ {o.name}({k}) = {p}; }}"
+    return [f"  intent::region_scan({off.name}, {init}, {comb},",
+            f"                      {val},",
+            f"                      {emit},",
+            f"                      intent::scan_kind::{kind}, "
+            f"intent::direction::{dirn});"]
