@@ -13,37 +13,6 @@ using kir::Opcode;
 
 namespace {
 
-bool isPureOpcode(Opcode opc) {
-  switch (opc) {
-  case Opcode::Constant:
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Div:
-  case Opcode::Rem:
-  case Opcode::Neg:
-  case Opcode::BitAnd:
-  case Opcode::BitOr:
-  case Opcode::BitXor:
-  case Opcode::BitNot:
-  case Opcode::Shl:
-  case Opcode::Shr:
-  case Opcode::Not:
-  case Opcode::Min:
-  case Opcode::Max:
-  case Opcode::Cmp:
-  case Opcode::Select:
-  case Opcode::Cast:
-  case Opcode::Math:
-  case Opcode::Extent:
-  case Opcode::Stride:
-  case Opcode::SubView:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// True when `view` resolves to a `view<const T>` parameter.
 bool isConstViewAccess(const ConstructionState &s, const kir::Value *view) {
   ViewChain chain;
@@ -78,7 +47,7 @@ bool isReplicableOp(const ConstructionState &s, const Op &op) {
   for (const kir::Value *v : uses)
     if (!s.isReplicable(v))
       return false;
-  if (isPureOpcode(op.opcode))
+  if (kir::isPure(op.opcode))
     return true;
   if (op.opcode == Opcode::Load)
     return isConstViewAccess(s, op.operands[0]);

@@ -240,6 +240,37 @@ bool intent::kir::isTerminator(Opcode op) {
   }
 }
 
+bool intent::kir::isPure(Opcode op) {
+  switch (op) {
+  case Opcode::Constant:
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::Rem:
+  case Opcode::Neg:
+  case Opcode::BitAnd:
+  case Opcode::BitOr:
+  case Opcode::BitXor:
+  case Opcode::BitNot:
+  case Opcode::Shl:
+  case Opcode::Shr:
+  case Opcode::Not:
+  case Opcode::Min:
+  case Opcode::Max:
+  case Opcode::Cmp:
+  case Opcode::Select:
+  case Opcode::Cast:
+  case Opcode::Math:
+  case Opcode::Extent:
+  case Opcode::Stride:
+  case Opcode::SubView:
+    return true;
+  default:
+    return false;
+  }
+}
+
 const AttrValue *Op::attr(llvm::StringRef name) const {
   for (const NamedAttr &a : attrs)
     if (a.name == name)

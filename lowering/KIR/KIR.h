@@ -269,6 +269,9 @@ inline constexpr Opcode LastOpcode = Opcode::RegionScan;
 // them); value and combine regions have no stores and no parallel_for.
 llvm::StringRef opcodeName(Opcode op);
 bool isTerminator(Opcode op);
+/// Ops without memory or control effects: scalar arithmetic, constants,
+/// extents/strides and sub-views (safe to recompute or to hoist).
+bool isPure(Opcode op);
 /// True for reduce, scan, argreduce, region_fold and region_scan.
 bool isReductionOp(Opcode op);
 /// reduce, scan, region_fold, region_scan: the init operands, one per
