@@ -200,17 +200,23 @@ INTENT_HD T atomic_add(T *P, ::intent::detail::NonDeduced<T> V) {
 #endif
 }
 
+namespace detail {
+/// The integer type CUDA's atomicMin/atomicMax take for T (4 or 8 bytes):
+/// the same signedness; 8-byte signed is long long.
+template <class T>
+using HardwareIntT = std::conditional_t<
+    sizeof(T) == 4, std::conditional_t<std::is_signed<T>::value, int, unsigned>,
+    std::conditional_t<std::is_signed<T>::value, long long,
+                       unsigned long long>>;
+} // namespace detail
+
 /// *P = ops::min{}(*P, V) atomically (NaN propagates, as in ops::min);
 /// returns the old value.
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T atomic_min(T *P, ::intent::detail::NonDeduced<T> V) {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_integral<T>::value) {
-    // The hardware min of the same signedness; 8-byte signed is long long.
-    using U = std::conditional_t<
-        sizeof(T) == 4, std::conditional_t<std::is_signed<T>::value, int, unsigned>,
-        std::conditional_t<std::is_signed<T>::value, long long,
-                           unsigned long long>>;
+    using U = detail::HardwareIntT<T>;
     detail::fenceBefore<S, O>();
     T Old = static_cast<T>(
         detail::ScopedOps<S>::min(reinterpret_cast<U *>(P), static_cast<U>(V)));
@@ -230,10 +236,7 @@ template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T atomic_max(T *P, ::intent::detail::NonDeduced<T> V) {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_integral<T>::value) {
-    using U = std::conditional_t<
-        sizeof(T) == 4, std::conditional_t<std::is_signed<T>::value, int, unsigned>,
-        std::conditional_t<std::is_signed<T>::value, long long,
-                           unsigned long long>>;
+    using U = detail::HardwareIntT<T>;
     detail::fenceBefore<S, O>();
     T Old = static_cast<T>(
         detail::ScopedOps<S>::max(reinterpret_cast<U *>(P), static_cast<U>(V)));
