@@ -189,7 +189,16 @@ inline constexpr const char *CallbackArg =
 inline constexpr const char *CallbackArity = "%0 must take the arguments %1";
 inline constexpr const char *AccumulatorType =
     "the accumulator type %0 of '%1' is not supported in an Intent kernel; "
-    "use a scalar or a struct whose fields are scalars";
+    "use a scalar, a struct whose fields are scalars, or a std::pair or "
+    "std::tuple of scalars";
+inline constexpr const char *TupleElement =
+    "%0 has the element type %1, which is not supported in an Intent kernel; "
+    "std::pair and std::tuple elements must be scalars, structs of scalars or "
+    "such pairs and tuples (no views, references or classes)";
+inline constexpr const char *TupleCall =
+    "'%0' is not supported in an Intent kernel; build pairs and tuples with "
+    "their constructors, std::make_pair or std::make_tuple, and read them "
+    "with .first/.second, std::get<I> or a structured binding";
 inline constexpr const char *ArgValueType =
     "the value type %0 of '%1' is not supported in an Intent kernel; the "
     "value lambda must return a scalar";

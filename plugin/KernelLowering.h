@@ -319,6 +319,33 @@ public:
   /// `a = b` between aggregates (the trivial copy assignment operator).
   kir::Value *aggregateAssign(const clang::CXXOperatorCallExpr *e);
 
+  // LowerTuple.cpp ------------------------------------------------------------
+  /// The element types of std::pair<A, B> / std::tuple<Ts...>, else nullopt.
+  std::optional<llvm::SmallVector<clang::QualType, 4>>
+  tupleElements(clang::QualType t) const;
+  /// The first element type of a pair or tuple `t` that keeps it from being
+  /// an aggregate (a view, a reference, a class), or nullopt.
+  std::optional<clang::QualType> badTupleElement(clang::QualType t) const;
+  /// Reports msg::TupleElement at `loc` when `t` is a pair or tuple with an
+  /// unsupported element; true when it did.
+  bool reportTupleElement(clang::QualType t, clang::SourceLocation loc);
+  /// The first leaf and leaf count of element `i` of pair or tuple `t`.
+  std::pair<unsigned, unsigned> elementLeaves(clang::QualType t,
+                                              unsigned i) const;
+  /// A pair or tuple of type `t` from one expression per element.
+  kir::Value *tupleFromElements(clang::QualType t,
+                                llvm::ArrayRef<const clang::Expr *> args,
+                                clang::SourceLocation loc);
+  /// A constructor call of std::pair / std::tuple.
+  kir::Value *tupleConstruct(const clang::CXXConstructExpr *c);
+  /// std::get<I>(t) / std::get<T>(t) on a pair or tuple, as a place.
+  LValue tupleGet(const clang::CallExpr *e, const clang::FunctionDecl *fd);
+  bool isTupleGet(const clang::CallExpr *e) const;
+  /// std::make_pair, std::make_tuple, std::get; reports other standard
+  /// functions on pairs and tuples. `handled` false: none of them.
+  kir::Value *tupleCall(const clang::CallExpr *e,
+                        const clang::FunctionDecl *fd, bool &handled);
+
   // LowerReduce.cpp -----------------------------------------------------------
   /// intent::reduce, scan, argmax, argmin, region_fold, region_scan; null
   /// (no error) when `fd` is none of them.

@@ -40,6 +40,27 @@ KernelLowering::aggregateLeaves(QualType t) const {
   // Mark as "not an aggregate" while computing, so that a (malformed)
   // self-reference cannot recurse forever.
   aggLayouts[rd] = std::nullopt;
+  // std::pair / std::tuple (LowerTuple.cpp): the leaves of the elements.
+  if (std::optional<llvm::SmallVector<QualType, 4>> elems = tupleElements(t)) {
+    llvm::SmallVector<kir::Type, 4> leaves;
+    for (QualType e : *elems) {
+      if (e->isReferenceType())
+        return nullptr;
+      if (std::optional<kir::Type> s = scalarType(e)) {
+        leaves.push_back(*s);
+        continue;
+      }
+      const llvm::SmallVector<kir::Type, 4> *inner = aggregateLeaves(e);
+      if (!inner)
+        return nullptr;
+      leaves.append(inner->begin(), inner->end());
+    }
+    if (leaves.empty())
+      return nullptr;
+    std::optional<llvm::SmallVector<kir::Type, 4>> &slot = aggLayouts[rd];
+    slot = std::move(leaves);
+    return &*slot;
+  }
   const CXXRecordDecl *def = rd->getDefinition();
   if (!def || def->isUnion() || def->isLambda() || def->getNumBases() ||
       def->isPolymorphic() || !def->isTriviallyCopyable() ||
@@ -73,6 +94,10 @@ KernelLowering::aggregateLeaves(QualType t) const {
 
 std::pair<unsigned, unsigned>
 KernelLowering::fieldLeaves(const FieldDecl *fd) const {
+  // std::pair's first and second are its elements 0 and 1.
+  QualType parent = ctx.getRecordType(fd->getParent());
+  if (tupleElements(parent) && fd->getIdentifier())
+    return elementLeaves(parent, fd->getName() == "first" ? 0 : 1);
   unsigned first = 0;
   for (const FieldDecl *f : fd->getParent()->fields()) {
     const llvm::SmallVector<kir::Type, 4> *inner =
@@ -135,6 +160,17 @@ kir::Value *KernelLowering::defaultValue(QualType t, SourceLocation loc) {
     return fail(loc, msg::UnsupportedType,
                 {quoted(t.getAsString(ctx.getPrintingPolicy()))});
   Vals parts;
+  // A value-initialized pair or tuple: every element value-initialized.
+  if (std::optional<llvm::SmallVector<QualType, 4>> elems = tupleElements(t)) {
+    for (QualType e : *elems) {
+      kir::Value *v = defaultValue(e, loc);
+      if (!v)
+        return nullptr;
+      Vals ep = partsOf(v);
+      parts.append(ep.begin(), ep.end());
+    }
+    return makeAggregate(parts);
+  }
   for (const FieldDecl *f : rd->fields()) {
     kir::Value *v = nullptr;
     if (const Expr *init = f->getInClassInitializer())
@@ -201,6 +237,8 @@ kir::Value *KernelLowering::aggregateExpr(const Expr *e) {
   case Stmt::CXXConstructExprClass:
   case Stmt::CXXTemporaryObjectExprClass: {
     const auto *c = cast<CXXConstructExpr>(e);
+    if (tupleElements(t))
+      return tupleConstruct(c);
     const CXXConstructorDecl *ctor = c->getConstructor();
     if (ctor->isCopyOrMoveConstructor() && ctor->isTrivial() &&
         c->getNumArgs() == 1)
@@ -266,6 +304,8 @@ LValue KernelLowering::memberLValue(const MemberExpr *e) {
     return lv;
   }
   const auto *field = dyn_cast<FieldDecl>(member);
+  if (reportTupleElement(base->getType(), e->getExprLoc()))
+    return LValue();
   if (!field || !isAggregateType(base->getType())) {
     fail(e->getExprLoc(), msg::ClassMember,
          {quoted(base->getType()
@@ -291,12 +331,17 @@ LValue KernelLowering::memberLValue(const MemberExpr *e) {
 
 kir::Value *KernelLowering::aggregateAssign(const CXXOperatorCallExpr *e) {
   const auto *md = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
-  if (!md || !md->isTrivial() || e->getNumArgs() != 2)
+  // std::pair/std::tuple's assignment operators are user-provided, but
+  // assign elementwise (converting).
+  bool tuple = tupleElements(e->getArg(0)->getType()).has_value();
+  if (!md || (!md->isTrivial() && !tuple) || e->getNumArgs() != 2)
     return fail(e->getExprLoc(), msg::MethodCall,
                 {"operator=", quoted(md ? md->getParent()->getNameAsString()
                                         : std::string("?"))});
   // C++17: the right operand is sequenced before the left one.
   kir::Value *r = expr(e->getArg(1));
+  if (r && tuple)
+    r = convertTo(r, e->getArg(0)->getType(), e->getExprLoc());
   if (!r)
     return nullptr;
   LValue lv = lvalue(e->getArg(0));

@@ -53,6 +53,15 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     if (md && oc->getOperator() == OO_Equal &&
         isAggregateType(oc->getArg(0)->getType()))
       return aggregateAssign(oc);
+    if (md && oc->getOperator() == OO_Equal &&
+        tupleElements(oc->getArg(0)->getType()) &&
+        !isAggregateType(oc->getArg(0)->getType())) {
+      // Assigning to a pair/tuple with unsupported elements (std::tie).
+      expr(oc->getArg(0));
+      if (!failed)
+        reportTupleElement(oc->getArg(0)->getType(), loc);
+      return nullptr;
+    }
     if (!md && oc->getDirectCallee()) {
       // A free operator function, e.g. `Pair operator+(Pair, Pair)`.
       llvm::SmallVector<const Expr *, 4> args(oc->arg_begin(), oc->arg_end());
@@ -108,6 +117,12 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     return fail(loc, msg::FunctionPointer);
   if (const Expr *arg = identityCallArg(e))
     return expr(arg);
+  {
+    bool handled = false;
+    kir::Value *v = tupleCall(e, fd, handled);
+    if (handled)
+      return v;
+  }
   if (std::string n = intentName(fd);
       !n.empty() && !llvm::StringRef(n).starts_with("intent::detail::")) {
     if (n == "intent::parallel_for")

@@ -127,9 +127,14 @@ kir::Value *KernelLowering::expr(const Expr *e) {
                       e->getExprLoc());
     // A structured binding (`auto [v, p] = argmax(...)`): a member of the
     // hidden aggregate local.
-    if (const auto *bd = dyn_cast<BindingDecl>(d))
+    if (const auto *bd = dyn_cast<BindingDecl>(d)) {
+      // A tuple-like binding (`auto [m, n] = pair`) names a hidden
+      // reference initialized with std::get<I>(e): the place it denotes.
+      if (const VarDecl *hv = bd->getHoldingVar())
+        return read(lvalue(hv->getInit()), e->getExprLoc());
       if (const Expr *binding = bd->getBinding())
         return expr(binding);
+    }
     if (isa<FunctionDecl>(d))
       return fail(e->getExprLoc(), msg::FunctionAddress,
                   {d->getNameAsString()});
@@ -144,6 +149,8 @@ kir::Value *KernelLowering::expr(const Expr *e) {
     if (const CXXRecordDecl *rd = intentRecord(e->getType()))
       return fail(e->getExprLoc(), msg::NotYetSupported,
                   {"intent::" + rd->getNameAsString()});
+    if (reportTupleElement(e->getType(), e->getExprLoc()))
+      return nullptr;
     return fail(e->getExprLoc(), msg::ClassValue,
                 {quoted(e->getType().getAsString(ctx.getPrintingPolicy()))});
   }
@@ -542,9 +549,12 @@ LValue KernelLowering::lvalue(const Expr *e) {
       return lv;
     }
     if (const auto *bd =
-            dyn_cast<BindingDecl>(cast<DeclRefExpr>(e)->getDecl()))
+            dyn_cast<BindingDecl>(cast<DeclRefExpr>(e)->getDecl())) {
+      if (const VarDecl *hv = bd->getHoldingVar())
+        return lvalue(hv->getInit());
       if (const Expr *binding = bd->getBinding())
         return lvalue(binding);
+    }
     break;
   case Stmt::MemberExprClass:
     return memberLValue(cast<MemberExpr>(e));
@@ -555,6 +565,8 @@ LValue KernelLowering::lvalue(const Expr *e) {
       return viewElement(cast<CXXOperatorCallExpr>(e));
     if (const Expr *arg = identityCallArg(cast<CallExpr>(e)))
       return lvalue(arg);
+    if (isTupleGet(cast<CallExpr>(e)))
+      return tupleGet(cast<CallExpr>(e), cast<CallExpr>(e)->getDirectCallee());
     break;
   case Stmt::BinaryOperatorClass:
   case Stmt::CompoundAssignOperatorClass:

@@ -178,6 +178,8 @@ bool ReductionLowering::accumulator(QualType t, const Expr *at) {
     acc.push_back(*s);
     return true;
   }
+  if (L.reportTupleElement(accTy, at->getExprLoc()))
+    return false;
   L.fail(at->getExprLoc(), msg::AccumulatorType,
          {quoted(accTy.getAsString(L.ctx.getPrintingPolicy())), name});
   return false;

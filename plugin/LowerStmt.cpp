@@ -315,6 +315,8 @@ void KernelLowering::varDecl(const VarDecl *vd) {
     fail(loc, msg::NotYetSupported, {"intent::" + rd->getNameAsString()});
     return;
   }
+  if (reportTupleElement(vt, loc))
+    return;
   if (vt->isRecordType()) {
     fail(loc, msg::ClassLocal, {name, quoted(vt.getAsString(ctx.getPrintingPolicy()))});
     return;

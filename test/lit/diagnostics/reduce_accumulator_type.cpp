@@ -11,7 +11,7 @@ struct Tagged {
 
 [[intent::kernel]] void k(view<float, 1> out, view<const float, 1> in) {
   Tagged t = reduce(in.extent(0),
-                    // expected-error@+1 {{the accumulator type 'Tagged' of 'intent::reduce' is not supported in an Intent kernel; use a scalar or a struct whose fields are scalars}}
+                    // expected-error@+1 {{the accumulator type 'Tagged' of 'intent::reduce' is not supported in an Intent kernel; use a scalar, a struct whose fields are scalars, or a std::pair or std::tuple of scalars}}
                     Tagged{nullptr, 0.0f},
                     [](Tagged a, Tagged b) { return Tagged{a.src, a.sum + b.sum}; },
                     [&](index i) { return Tagged{nullptr, in[i]}; });
