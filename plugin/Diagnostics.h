@@ -199,6 +199,10 @@ inline constexpr const char *TupleCall =
     "'%0' is not supported in an Intent kernel; build pairs and tuples with "
     "their constructors, std::make_pair or std::make_tuple, and read them "
     "with .first/.second, std::get<I> or a structured binding";
+inline constexpr const char *OrderedArg =
+    "intent::ordered(op) may only be written directly as the combine "
+    "argument of intent::reduce, scan, region_fold or region_scan (not "
+    "stored in a variable, nested or called)";
 inline constexpr const char *ArgValueType =
     "the value type %0 of '%1' is not supported in an Intent kernel; the "
     "value lambda must return a scalar";

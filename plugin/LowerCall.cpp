@@ -127,6 +127,8 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
       !n.empty() && !llvm::StringRef(n).starts_with("intent::detail::")) {
     if (n == "intent::parallel_for")
       return parallelFor(e);
+    if (n == "intent::ordered")
+      return fail(loc, msg::OrderedArg);
     bool handled = false;
     kir::Value *v = reductionCall(e, fd, handled);
     if (handled)

@@ -40,6 +40,7 @@ enum class Algo { Reduce, Scan, ArgMax, ArgMin, RegionFold, RegionScan };
 struct Callback {
   const FunctionDecl *op = nullptr;
   std::string combiner; ///< combine only: "plus", ..., "user"
+  bool ordered = false; ///< combine only: wrapped in intent::ordered
 };
 
 /// Lowers one call of a reduction algorithm.
@@ -223,6 +224,19 @@ bool ReductionLowering::callback(const Expr *a, llvm::StringRef role,
 bool ReductionLowering::combine(const Expr *a, Callback &out) {
   QualType t = a->getType().getNonReferenceType();
   const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  // intent::ordered(op): the combine is `op`, folded strictly in order.
+  if (const CXXRecordDecl *ir = L.intentRecord(t);
+      ir && ir->getName() == "ordered_op") {
+    const auto *c = dyn_cast<CallExpr>(KernelLowering::strip(a));
+    const FunctionDecl *fd = c ? c->getDirectCallee() : nullptr;
+    if (!fd || fd->getQualifiedNameAsString() != "intent::ordered" ||
+        c->getNumArgs() != 1 || out.ordered) {
+      L.fail(a->getExprLoc(), msg::OrderedArg);
+      return false;
+    }
+    out.ordered = true;
+    return combine(c->getArg(0), out);
+  }
   out.combiner = "user";
   if (rd && !rd->isLambda()) {
     std::string q = rd->getQualifiedNameAsString();
@@ -465,8 +479,9 @@ kir::Value *ReductionLowering::run() {
     }
     op->setAttr("combiner", comb.combiner);
     // The API requires an associative combine (docs/kir.md): the user's
-    // contract, for builtin and user combines alike.
-    op->setAttr("reassociate", true);
+    // contract, for builtin and user combines alike, unless the combine is
+    // wrapped in intent::ordered.
+    op->setAttr("reassociate", !comb.ordered);
   }
 
   if (!valueRegion(op, value, isArg ? valueTy : accTy))

@@ -101,6 +101,28 @@ struct bit_xor {
 };
 
 } // namespace ops
+
+/// A combine wrapped by intent::ordered: calls the wrapped combine.
+template <class Op> struct ordered_op {
+  Op combine;
+  template <class T> INTENT_HD T operator()(const T &A, const T &B) const {
+    return combine(A, B);
+  }
+};
+
+/// Marks a combine (a standard op or a user lambda/functor) as "fold
+/// strictly left to right, never reassociate": the compiler keeps the serial
+/// order of the reduction, scan or region fold/scan it is passed to, e.g. a
+/// float sum that must round exactly like the loop:
+///   reduce(n, 0.0f, intent::ordered(ops::plus{}), [&](index i) { ... })
+/// The serial semantics are the same as with the bare combine (the header
+/// always folds left to right); without ordered a kernel may regroup the
+/// fold because the combine is required to be associative. Pass the call
+/// directly as the combine argument.
+template <class Op> INTENT_HD ordered_op<Op> ordered(Op Combine) {
+  return ordered_op<Op>{Combine};
+}
+
 } // namespace intent
 
 #endif // INTENT_OPS_HPP
