@@ -292,9 +292,14 @@ private:
   }
 
   /// Emits a region's block into `r` (args mapped to new block args).
-  void emitRegion(const kir::Region &kr, phys::Region *r) {
+  /// Lowers KIR region `kr` into `r`; `prefix` block arguments (e.g. the
+  /// region index of a region_scan's apply) come before the KIR ones.
+  void emitRegion(const kir::Region &kr, phys::Region *r,
+                  llvm::ArrayRef<phys::Type> prefix = {}) {
     phys::Block *saved = b.block;
     b.setInsertionBlock(&r->block);
+    for (const phys::Type &t : prefix)
+      b.addBlockArg(&r->block, t);
     for (const kir::Value *a : kr.block.args) {
       phys::Value *v = b.addBlockArg(&r->block, phys::Type::fromKIR(a->type));
       v->origin.kernel = s.kernel.id;
@@ -404,8 +409,28 @@ private:
     op->origin.region = k.regions[0]->id;
     for (const auto &r : k.regions)
       emitRegion(*r, b.addRegion(op));
+    if (opc == Opcode::RegionScan)
+      addScanFlowRegions(k, op);
     bindResults(k, op);
     return op;
+  }
+
+  /// A region_scan's explicit chunk flow (seed 000 §7): apply(r, in..., p...)
+  /// is the combine applied to the incoming state and a chunk-local prefix
+  /// (a second lowering of the KIR combine, r unused); final(r, s...)
+  /// receives the final state, which the API does not observe (empty).
+  void addScanFlowRegions(const kir::Op &k, phys::Op *op) {
+    const kir::Region &combine = *k.regions[phys::CombineRegion];
+    emitRegion(combine, b.addRegion(op), {phys::Type::index()});
+    phys::Region *final = b.addRegion(op);
+    phys::Block *saved = b.block;
+    b.setInsertionBlock(&final->block);
+    b.addBlockArg(&final->block, phys::Type::index());
+    for (const phys::AccComponent &c : op->acc)
+      b.addBlockArg(&final->block, c.type);
+    setOrigin(k);
+    b.yield();
+    b.setInsertionBlock(saved);
   }
 
   /// reduce, scan, argreduce: the same operands, regions and attributes.

@@ -21,6 +21,8 @@
 
 #include "Physical/Structured.h"
 
+#include <functional>
+
 using namespace intent;
 using namespace intent::phys;
 using namespace intent::emit::detail;
@@ -41,6 +43,8 @@ void ProgramEmitter::declareCallbackResults(const Op &op, unsigned region) {
 }
 
 void ProgramEmitter::emitFold(const Op &op, const std::string &pid) {
+  if (chunkLength(op))
+    return emitChunkedFold(op, pid);
   bool regionOp = isRegionOp(op.opcode);
   bool isScan = op.opcode == Opcode::Scan || op.opcode == Opcode::RegionScan;
   bool reverse = isScan && op.strAttr("direction") == "reverse";
@@ -109,11 +113,137 @@ void ProgramEmitter::emitFold(const Op &op, const std::string &pid) {
   if (op.opcode == Opcode::Reduce)
     for (unsigned i = 0; i < op.results.size(); ++i)
       declare(op.result(i), acc[i]);
-  if (op.opcode == Opcode::RegionFold) {
-    std::vector<std::string> storeArgs{name(regionIndex(op))};
-    storeArgs.insert(storeArgs.end(), acc.begin(), acc.end());
-    emitRegion(*op.region(OutRegion), storeArgs, pid);
+  if (op.opcode == Opcode::RegionFold || op.opcode == Opcode::RegionScan) {
+    // region_fold: store(r, a...); region_scan: final(r, a...).
+    std::vector<std::string> args{name(regionIndex(op))};
+    args.insert(args.end(), acc.begin(), acc.end());
+    emitRegion(*op.region(op.opcode == Opcode::RegionFold ? OutRegion
+                                                          : FinalRegion),
+               args, pid);
   }
+}
+
+void ProgramEmitter::emitChunkedFold(const Op &op, const std::string &pid) {
+  bool isScan = op.opcode == Opcode::RegionScan;
+  bool reverse = isScan && op.strAttr("direction") == "reverse";
+  bool exclusive = isScan && op.strAttr("kind") == "exclusive";
+  std::string id = std::to_string(op.id);
+  std::string begin = name(memberBegin(op)), end = name(memberEnd(op));
+  std::string r = name(regionIndex(op));
+  std::string chunk = std::to_string(*chunkLength(op));
+  std::string n = "n" + id, c0 = "c" + id, s = "s" + id, k = "k" + id;
+  llvm::ArrayRef<Value *> inits = accInits(op);
+
+  indent();
+  os << "// " << opcodeName(op.opcode) << " {combiner = \""
+     << op.strAttr("combiner") << "\", chunk = " << chunk;
+  if (isScan)
+    os << ", kind = \"" << op.strAttr("kind") << "\", direction = \""
+       << op.strAttr("direction") << "\"";
+  os << "}\n";
+  // Components: state (carried across chunks), identity, incoming state,
+  // chunk summary, chunk-local prefix.
+  auto vars = [&](const std::string &prefix) {
+    std::vector<std::string> v;
+    for (unsigned i = 0; i < op.acc.size(); ++i)
+      v.push_back(prefix + id + "_" + std::to_string(i));
+    return v;
+  };
+  std::vector<std::string> state = vars("a"), ident = vars("e"),
+                           in = vars("in"), sum = vars("m"), local = vars("l");
+  for (unsigned i = 0; i < op.acc.size(); ++i) {
+    const AccComponent &c = op.acc[i];
+    indent();
+    os << emit::cxxType(c.type) << " " << state[i] << " = " << name(inits[i])
+       << ";\n";
+    indent();
+    os << "const " << emit::cxxType(c.type) << " " << ident[i] << " = "
+       << (c.identity == AccComponent::Identity::Value
+               ? literal(c.value, c.type.elem)
+               : name(inits[i]))
+       << ";\n";
+  }
+  declareCallbackResults(op, ValueRegion);
+  declareCallbackResults(op, CombineRegion);
+  if (isScan)
+    declareCallbackResults(op, ApplyRegion);
+  auto assign = [&](const std::vector<std::string> &to, unsigned region) {
+    for (unsigned i = 0; i < to.size(); ++i) {
+      indent();
+      os << to[i] << " = " << callbackResult(op, region, i) << ";\n";
+    }
+  };
+  auto declareFrom = [&](const std::vector<std::string> &to,
+                         const std::vector<std::string> &from) {
+    for (unsigned i = 0; i < to.size(); ++i) {
+      indent();
+      os << emit::cxxType(op.acc[i].type) << " " << to[i] << " = " << from[i]
+         << ";\n";
+    }
+  };
+  // Folds value(r, k) into `into` over the members of the current chunk.
+  auto memberLoop = [&](const std::function<void()> &body) {
+    indent();
+    os << "for (int64_t " << s << " = " << c0 << "; " << s << " < " << n
+       << " && " << s << " < " << c0 << " + " << chunk << "; ++" << s
+       << ") {\n";
+    ++depth;
+    indent();
+    os << "const int64_t " << k << " = "
+       << (reverse ? end + " - 1 - " + s : begin + " + " + s) << ";\n";
+    body();
+    --depth;
+    indent();
+    os << "}\n";
+  };
+  auto foldValue = [&](const std::vector<std::string> &into) {
+    emitRegion(*op.region(ValueRegion), {r, k}, pid);
+    std::vector<std::string> pair = into;
+    for (unsigned i = 0; i < into.size(); ++i)
+      pair.push_back(callbackResult(op, ValueRegion, i));
+    emitRegion(*op.region(CombineRegion), pair, pid);
+    assign(into, CombineRegion);
+  };
+
+  indent();
+  os << "const int64_t " << n << " = " << end << " > " << begin << " ? "
+     << end << " - " << begin << " : 0;\n";
+  indent();
+  os << "for (int64_t " << c0 << " = 0; " << c0 << " < " << n << "; " << c0
+     << " += " << chunk << ") {\n";
+  ++depth;
+  if (isScan)
+    declareFrom(in, state);
+  declareFrom(sum, ident);
+  memberLoop([&] { foldValue(sum); });
+  // The transition: state = combine(state, summary).
+  std::vector<std::string> pair = state;
+  pair.insert(pair.end(), sum.begin(), sum.end());
+  emitRegion(*op.region(CombineRegion), pair, pid);
+  assign(state, CombineRegion);
+  if (isScan) {
+    declareFrom(local, ident);
+    memberLoop([&] {
+      if (!exclusive)
+        foldValue(local);
+      std::vector<std::string> applyArgs{r};
+      applyArgs.insert(applyArgs.end(), in.begin(), in.end());
+      applyArgs.insert(applyArgs.end(), local.begin(), local.end());
+      emitRegion(*op.region(ApplyRegion), applyArgs, pid);
+      std::vector<std::string> emitArgs{r, k};
+      for (unsigned i = 0; i < op.acc.size(); ++i)
+        emitArgs.push_back(callbackResult(op, ApplyRegion, i));
+      emitRegion(*op.region(OutRegion), emitArgs, pid);
+      if (exclusive)
+        foldValue(local);
+    });
+  }
+  --depth;
+  indent();
+  os << "}\n";
+  std::vector<std::string> args{r};
+  args.insert(args.end(), state.begin(), state.end());
+  emitRegion(*op.region(isScan ? FinalRegion : OutRegion), args, pid);
 }
 
 void ProgramEmitter::emitArgReduce(const Op &op, const std::string &pid) {

@@ -98,6 +98,9 @@ private:
   /// reduce, scan, region_fold, region_scan: an ordered loop over the
   /// members calling the value, combine and emit/store callbacks.
   void emitFold(const phys::Op &op, const std::string &pid);
+  /// region_fold / region_scan with `chunk`: chunk summaries, the carried
+  /// incoming state, apply and emit per chunk, then store / final.
+  void emitChunkedFold(const phys::Op &op, const std::string &pid);
   /// argreduce: the comparison of include/intent/argreduce.hpp, with the
   /// op's which/tie/nan attributes folded into the generated code.
   void emitArgReduce(const phys::Op &op, const std::string &pid);

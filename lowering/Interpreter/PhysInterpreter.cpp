@@ -220,6 +220,8 @@ private:
   /// after (inclusive) the update; reduce yields acc, region_fold stores it.
   bool fold(const Op &op) {
     using phys::StructuredRegion;
+    if (phys::chunkLength(op))
+      return chunkedFold(op);
     bool region = phys::isRegionOp(op.opcode);
     bool isScan = op.opcode == Opcode::Scan || op.opcode == Opcode::RegionScan;
     Scalar r = region ? get(phys::regionIndex(op)) : Scalar();
@@ -251,7 +253,83 @@ private:
       bind(op, acc);
     if (op.opcode == Opcode::RegionFold)
       return call(*op.regions[phys::OutRegion], concat({r}, acc), emitted);
+    if (op.opcode == Opcode::RegionScan)
+      return call(*op.regions[phys::FinalRegion], concat({r}, acc), emitted);
     return true;
+  }
+
+  /// The identity of each accumulator component: the built-in combiner's,
+  /// or (a user combine) the init operand.
+  std::vector<Scalar> identities(const Op &op) {
+    std::vector<Scalar> id;
+    llvm::ArrayRef<phys::Value *> inits = phys::accInits(op);
+    for (unsigned i = 0; i < op.acc.size(); ++i)
+      id.push_back(op.acc[i].identity == phys::AccComponent::Identity::Value
+                       ? constantOf(op.acc[i].value, op.acc[i].type.elem)
+                       : get(inits[i]));
+    return id;
+  }
+
+  /// A region_fold / region_scan with `chunk = C` (docs/physical-ir.md
+  /// §5.5): the members, in scan order, split into chunks of C. Each chunk's
+  /// summary folds its values from the identity; the incoming state of chunk
+  /// c is init combined with the summaries of chunks 0..c-1 (the transition);
+  /// a region_fold stores the state after the last chunk; a region_scan
+  /// re-walks each chunk with a local prefix from the identity and emits
+  /// apply(r, incoming, local), then runs final with the last state.
+  bool chunkedFold(const Op &op) {
+    bool isScan = op.opcode == Opcode::RegionScan;
+    Scalar r = get(phys::regionIndex(op));
+    int64_t begin = get(phys::memberBegin(op)).i;
+    int64_t end = get(phys::memberEnd(op)).i;
+    int64_t chunk = *phys::chunkLength(op);
+    int64_t n = end > begin ? end - begin : 0;
+    bool reverse = isScan && op.strAttr("direction") == "reverse";
+    bool exclusive = isScan && op.strAttr("kind") == "exclusive";
+    auto member = [&](int64_t step) {
+      return Scalar::ofInt(ScalarKind::I64,
+                           reverse ? end - 1 - step : begin + step);
+    };
+    std::vector<Scalar> state, id = identities(op), x, emitted;
+    for (const phys::Value *v : phys::accInits(op))
+      state.push_back(get(v));
+    // Chunk summaries and the carried incoming state of every chunk.
+    std::vector<std::vector<Scalar>> incoming;
+    for (int64_t c0 = 0; c0 < n; c0 += chunk) {
+      incoming.push_back(state);
+      std::vector<Scalar> summary = id;
+      for (int64_t s = c0; s < std::min(n, c0 + chunk); ++s)
+        if (!call(*op.regions[phys::ValueRegion], {r, member(s)}, x) ||
+            !call(*op.regions[phys::CombineRegion], concat(summary, x),
+                  summary))
+          return false;
+      if (!call(*op.regions[phys::CombineRegion], concat(state, summary),
+                state))
+        return false;
+    }
+    if (!isScan)
+      return call(*op.regions[phys::OutRegion], concat({r}, state), emitted);
+    // Apply the incoming state to each chunk's local prefixes and emit.
+    std::vector<Scalar> q;
+    for (int64_t c0 = 0, c = 0; c0 < n; c0 += chunk, ++c) {
+      std::vector<Scalar> local = id;
+      for (int64_t s = c0; s < std::min(n, c0 + chunk); ++s) {
+        Scalar k = member(s);
+        if (!exclusive &&
+            (!call(*op.regions[phys::ValueRegion], {r, k}, x) ||
+             !call(*op.regions[phys::CombineRegion], concat(local, x), local)))
+          return false;
+        if (!call(*op.regions[phys::ApplyRegion],
+                  concat(concat({r}, incoming[c]), local), q) ||
+            !call(*op.regions[phys::OutRegion], concat({r, k}, q), emitted))
+          return false;
+        if (exclusive &&
+            (!call(*op.regions[phys::ValueRegion], {r, k}, x) ||
+             !call(*op.regions[phys::CombineRegion], concat(local, x), local)))
+          return false;
+      }
+    }
+    return call(*op.regions[phys::FinalRegion], concat({r}, state), emitted);
   }
 
   /// argmax / argmin exactly as include/intent/argreduce.hpp: NaN wins under

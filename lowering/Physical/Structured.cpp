@@ -34,11 +34,19 @@ unsigned intent::phys::structuredRegionCount(Opcode op) {
     return 2;
   case Opcode::Scan:
   case Opcode::RegionFold:
-  case Opcode::RegionScan:
     return 3;
+  case Opcode::RegionScan:
+    return 5;
   default:
     return 0;
   }
+}
+
+std::optional<int64_t> intent::phys::chunkLength(const Op &op) {
+  const AttrValue *a = op.attr("chunk");
+  if (!a || !std::holds_alternative<int64_t>(*a))
+    return std::nullopt;
+  return std::get<int64_t>(*a);
 }
 
 llvm::ArrayRef<Value *> intent::phys::accInits(const Op &op) {

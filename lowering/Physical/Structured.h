@@ -11,7 +11,13 @@
 //   scan        (begin, end, init...)             regions value(k), combine, emit(k, p...)
 //   argreduce   (begin, end) -> (T, i64)          region  value(k)
 //   region_fold (r, begin, end, init...)          regions value(r, k), combine, store(r, acc...)
-//   region_scan (r, begin, end, init...)          regions value(r, k), combine, emit(r, k, p...)
+//   region_scan (r, begin, end, init...)          regions value(r, k), combine, emit(r, k, p...),
+//                                                 apply(r, in..., p...), final(r, s...)
+//
+// Region ops may carry `chunk` (a positive i64): their members are then
+// processed in chunks of that many (chunk summary -> carried incoming state
+// -> apply -> emit, final state), which regroups the fold; without it each
+// region is one ordered loop. A `reassociate = false` op never has `chunk`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +35,18 @@ enum StructuredRegion : unsigned {
   ValueRegion = 0,   ///< the per-member summarizer
   CombineRegion = 1, ///< combine(acc..., x...) -> acc...
   OutRegion = 2,     ///< scan/region_scan emit, region_fold store
+  /// region_scan: apply(r, in..., p...) -> q...: the prefix emit sees when
+  /// the incoming state `in` was carried into a chunk whose local prefix
+  /// (folded from the identity) is `p`.
+  ApplyRegion = 3,
+  /// region_scan: final(r, s...): the final-state flow, run once per region
+  /// with its final state (init combined with every member's summary).
+  FinalRegion = 4,
 };
+
+/// The chunk length of a region op (`chunk` attribute), or nullopt when
+/// each region is processed as one ordered loop.
+std::optional<int64_t> chunkLength(const Op &op);
 
 /// True for reduce, scan, argreduce, region_fold, region_scan.
 bool isStructured(Opcode op);

@@ -212,6 +212,29 @@ private:
       attrIn(op, "kind", {"inclusive", "exclusive"});
       attrIn(op, "direction", {"forward", "reverse"});
     }
+    verifyChunk(op);
+  }
+
+  /// `chunk` (the members of a region processed in chunks whose summaries
+  /// are combined): a positive i64, only on region ops, and never on a
+  /// non-reassociable op, which must remain one ordered loop over its
+  /// members (later passes rely on this to keep intent::ordered folds
+  /// exact).
+  void verifyChunk(const Op &op) {
+    const AttrValue *c = op.attr("chunk");
+    if (!c)
+      return;
+    if (!isRegionOp(op.opcode)) {
+      error(op, "`chunk` applies only to region_fold and region_scan");
+      return;
+    }
+    if (!std::holds_alternative<int64_t>(*c) || std::get<int64_t>(*c) <= 0)
+      error(op, "`chunk` must be a positive i64");
+    const AttrValue *r = op.attr("reassociate");
+    if (r && std::holds_alternative<bool>(*r) && !std::get<bool>(*r))
+      error(op, "is `reassociate = false` but split into chunks: a "
+                "non-reassociable fold must remain one ordered loop over "
+                "its members");
   }
 
   /// Stores (and, for combine, loads) are not part of a callback's meaning.
@@ -271,6 +294,31 @@ private:
     expectTypes(op, name + " region arguments", typesOf(out.block.args),
                 outArgs);
     expectTypes(op, name + " region yields", yielded(out), {});
+    if (op.opcode != Opcode::RegionScan)
+      return;
+    // The chunk flow (seed 000 §7): apply ^(r, in..., p...) -> q..., a pure
+    // function of the incoming state and a chunk-local prefix; final
+    // ^(r, s...) receives the region's final state.
+    const Region &apply = *op.regions[ApplyRegion];
+    std::vector<Type> applyArgs{i64};
+    applyArgs.insert(applyArgs.end(), pair.begin(), pair.end());
+    expectTypes(op, "apply region arguments", typesOf(apply.block.args),
+                applyArgs);
+    expectTypes(op, "apply region yields", yielded(apply), schema);
+    bool applyLoads = false;
+    walk(apply, [&](const Op &o) {
+      applyLoads |= o.opcode == Opcode::Load || o.opcode == Opcode::Store;
+    });
+    if (applyLoads)
+      error(op, "the apply region accesses memory; apply is a function of "
+                "the incoming state and the prefix");
+    const Region &final = *op.regions[FinalRegion];
+    std::vector<Type> finalArgs{i64};
+    finalArgs.insert(finalArgs.end(), schema.begin(), schema.end());
+    expectTypes(op, "final region arguments", typesOf(final.block.args),
+                finalArgs);
+    expectTypes(op, "final region yields", yielded(final), {});
+    noEffects(op, final, "final", false);
   }
 };
 
