@@ -7,6 +7,9 @@
 //   intent-opt --emit-cuda FILE.kir     construct, then print the .kernels.cu
 //     --remarks                         print construction remarks (stderr)
 //     --no-locs                         omit loc(...) and origin(...)
+//     --chunk-region-ops=N              set `chunk = N` on every reassociable
+//                                       region_fold/region_scan (as a pass
+//                                       that splits regions would), verify
 //
 // Reads stdin when FILE is `-` or absent. Errors go to stderr as
 // `FILE:LINE:COL: error: ...` with exit status 1.
@@ -16,6 +19,8 @@
 #include "KIR/KIR.h"
 #include "KIR/Parser.h"
 #include "Physical/IR.h"
+#include "Physical/Structured.h"
+#include "Physical/Verifier.h"
 #include "Pipeline/Pipeline.h"
 
 #include "Emit/CudaEmitter.h"
@@ -34,6 +39,7 @@ bool verifyEach = true;
 bool remarks = false;
 bool noLocs = false;
 bool emitCuda = false;
+int64_t chunkRegionOps = 0;
 
 bool parseArgs(int argc, char **argv) {
   bool haveInput = false;
@@ -54,6 +60,9 @@ bool parseArgs(int argc, char **argv) {
         runConstruct = emitCuda = true;
       else if (a == "no-locs")
         noLocs = true;
+      else if (a.consume_front("chunk-region-ops=") &&
+               !a.getAsInteger(10, chunkRegionOps) && chunkRegionOps > 0)
+        runConstruct = true;
       else if (a.empty() && !haveInput)
         haveInput = true; // "-": stdin
       else {
@@ -129,6 +138,22 @@ int main(int argc, char **argv) {
     if (!r.ok()) {
       status = 1;
       continue;
+    }
+    if (chunkRegionOps > 0) {
+      phys::walkMutable(*r.program->body, [](phys::Op &op) {
+        const phys::AttrValue *re = op.attr("reassociate");
+        if (phys::isRegionOp(op.opcode) && re &&
+            std::holds_alternative<bool>(*re) && std::get<bool>(*re))
+          op.setAttr("chunk", chunkRegionOps);
+      });
+      std::vector<std::string> errs;
+      if (!phys::verifyProgram(*r.program, k.get(), errs)) {
+        for (const std::string &e : errs)
+          llvm::errs() << inputFile << ": error: kernel @" << k->name
+                       << ": after --chunk-region-ops: " << e << "\n";
+        status = 1;
+        continue;
+      }
     }
     if (emitCuda)
       programs.push_back(std::move(r.program));
