@@ -94,6 +94,8 @@ template <class T> struct ShuffleBits {
 template <class T> T hostShuffle(T V, unsigned Src) {
   static_assert(sizeof(typename ShuffleBits<T>::type) > 0, "");
   HostCta &Cta = CurrentHostCta;
+  if (!Cta.Exchange)
+    hostWarpBarrier(); // outside a cooperative launch: throws
   unsigned long long *Slots = Cta.Exchange + (Cta.Thread & ~(warp_size - 1));
   const int Lane = Cta.Thread & (warp_size - 1);
   unsigned long long Bits = 0;
