@@ -191,6 +191,10 @@ public:
   /// The running fiber reached a barrier: suspend it until released.
   void suspendAt(FiberState State);
 
+  /// Leaves fiber Me (no longer ready) for the next ready fiber after it in
+  /// thread order, or for the scheduler when there is none.
+  void passOn(int Me);
+
   /// The fiber entry: runs the body, then reports and switches back for
   /// good.
   [[noreturn]] static void fiberMain();
@@ -267,7 +271,10 @@ void Runner::fiberMain() {
   int Me = R->Current;
   R->States[Me] = FiberState::Done;
   ++R->Done;
-  switchContext(R->Contexts[Me], R->Scheduler);
+  if (R->Error)
+    switchContext(R->Contexts[Me], R->Scheduler);
+  else
+    R->passOn(Me);
   std::terminate(); // a finished fiber is never resumed
 }
 
@@ -278,7 +285,21 @@ void Runner::suspendAt(FiberState State) {
     ++AtCta;
   else
     ++AtWarp[Me / warp_size];
-  switchContext(Contexts[Me], Scheduler);
+  passOn(Me);
+}
+
+void Runner::passOn(int Me) {
+  const int Block = Job->Block;
+  int Next = Me + 1;
+  while (Next < Block && States[Next] != FiberState::Ready)
+    ++Next;
+  if (Next == Block) {
+    switchContext(Contexts[Me], Scheduler);
+    return;
+  }
+  Current = Next;
+  CurrentHostCta.Thread = Next;
+  switchContext(Contexts[Me], Contexts[Next]);
 }
 
 std::string Runner::deadlockMessage() const {
@@ -328,24 +349,27 @@ void Runner::runCta(const CoopJob &J, index Cta) {
   } RestoreOnExit;
   ActiveRunner = this;
 
+  // Each round runs the ready fibers in thread order, each passing control
+  // to the next (passOn) until the last returns here; then none is ready,
+  // and the barriers every fiber of the CTA (of a warp) reached release.
   while (true) {
-    bool Progress = false;
-    for (int I = 0; I < Block; ++I) {
-      if (States[I] != FiberState::Ready)
-        continue;
-      Current = I;
-      Cur.Thread = I;
-      switchContext(Scheduler, Contexts[I]);
-      Progress = true;
+    int First = 0;
+    while (First < Block && States[First] != FiberState::Ready)
+      ++First;
+    if (First < Block) {
+      Current = First;
+      Cur.Thread = First;
+      switchContext(Scheduler, Contexts[First]);
       if (Error)
         std::rethrow_exception(Error);
     }
     if (Done == Block)
       break;
+    bool Released = false;
     if (AtCta == Block) {
       std::fill(States.begin(), States.begin() + Block, FiberState::Ready);
       AtCta = 0;
-      Progress = true;
+      Released = true;
     }
     for (std::size_t W = 0; W < AtWarp.size(); ++W) {
       if (AtWarp[W] != warp_size)
@@ -353,9 +377,9 @@ void Runner::runCta(const CoopJob &J, index Cta) {
       std::fill(States.begin() + W * warp_size,
                 States.begin() + (W + 1) * warp_size, FiberState::Ready);
       AtWarp[W] = 0;
-      Progress = true;
+      Released = true;
     }
-    if (!Progress)
+    if (!Released)
       throw std::runtime_error(deadlockMessage());
   }
 
