@@ -4,8 +4,9 @@
 // host thread of the pool (HostPool.cpp): the CTAs of the capped cpu grid are
 // independent and are handed out one at a time. Inside a CTA every CUDA
 // thread is a fiber with its own stack, all on the host thread running the
-// CTA. A scheduler context on that thread runs every ready fiber, in thread
-// order, until it finishes or suspends at a barrier (coop.hpp:
+// CTA. A scheduler context on that thread runs every ready fiber (in
+// increasing thread order in even CTAs, decreasing in odd ones) until it
+// finishes or suspends at a barrier (coop.hpp:
 // cta_barrier(), warp_barrier(), and the two warp barriers of a shuffle);
 // when every fiber of the CTA (of a warp) waits at a CTA (warp) barrier, the
 // scheduler releases them. When nothing can run and nothing can be released
@@ -18,8 +19,10 @@
 // Context switch: a dozen instructions of x86-64 assembly (callee-saved
 // registers, the SSE and x87 control words, the stack pointer); elsewhere
 // ucontext. Stacks: StackBytes per fiber, mapped once per host thread (lazily
-// committed) and reused for every CTA; a canary at the bottom of each stack
-// turns an overflow into an error.
+// committed) and reused for every CTA; a canary at the bottom of each stack,
+// checked when the CTA ends, reports an overflow that did not crash first (no
+// guard pages: two memory mappings per fiber would exhaust the kernel's map
+// count on machines with many host threads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -192,7 +195,7 @@ public:
   void suspendAt(FiberState State);
 
   /// Leaves fiber Me (no longer ready) for the next ready fiber after it in
-  /// thread order, or for the scheduler when there is none.
+  /// the CTA's order, or for the scheduler when there is none.
   void passOn(int Me);
 
   /// The fiber entry: runs the body, then reports and switches back for
@@ -201,6 +204,7 @@ public:
 
 private:
   void reserve(const CoopJob &Job);
+  int nextReady(int Start) const;
   std::string deadlockMessage() const;
 
   // Per fiber.
@@ -217,6 +221,8 @@ private:
   const CoopJob *Job = nullptr;
   index CtaId = 0;
   int Current = 0;
+  /// Odd CTAs run their fibers in decreasing thread order.
+  bool Reverse = false;
   int AtCta = 0;
   int Done = 0;
   std::vector<int> AtWarp;
@@ -288,15 +294,31 @@ void Runner::suspendAt(FiberState State) {
   passOn(Me);
 }
 
+/// The first ready fiber from Start on, in the CTA's order (Block: none).
+int Runner::nextReady(int Start) const {
+  const int Block = Job->Block;
+  if (Reverse) {
+    for (int I = Start; I < Block; ++I)
+      if (States[Block - 1 - I] == FiberState::Ready)
+        return I;
+    return Block;
+  }
+  for (int I = Start; I < Block; ++I)
+    if (States[I] == FiberState::Ready)
+      return I;
+  return Block;
+}
+
 void Runner::passOn(int Me) {
   const int Block = Job->Block;
-  int Next = Me + 1;
-  while (Next < Block && States[Next] != FiberState::Ready)
-    ++Next;
+  // Positions in the CTA's order.
+  int Next = nextReady((Reverse ? Block - 1 - Me : Me) + 1);
   if (Next == Block) {
     switchContext(Contexts[Me], Scheduler);
     return;
   }
+  if (Reverse)
+    Next = Block - 1 - Next;
   Current = Next;
   CurrentHostCta.Thread = Next;
   switchContext(Contexts[Me], Contexts[Next]);
@@ -321,6 +343,7 @@ void Runner::runCta(const CoopJob &J, index Cta) {
   const int Block = J.Block;
   Job = &J;
   CtaId = Cta;
+  Reverse = (Cta & 1) != 0;
   AtCta = 0;
   Done = 0;
   Error = nullptr;
@@ -349,14 +372,16 @@ void Runner::runCta(const CoopJob &J, index Cta) {
   } RestoreOnExit;
   ActiveRunner = this;
 
-  // Each round runs the ready fibers in thread order, each passing control
+  // Each round runs the ready fibers in the CTA's order (increasing thread
+  // index in even CTAs, decreasing in odd ones, so that a missing barrier
+  // shows whichever way the data flows between threads), each passing control
   // to the next (passOn) until the last returns here; then none is ready,
   // and the barriers every fiber of the CTA (of a warp) reached release.
   while (true) {
-    int First = 0;
-    while (First < Block && States[First] != FiberState::Ready)
-      ++First;
+    int First = nextReady(0);
     if (First < Block) {
+      if (Reverse)
+        First = Block - 1 - First;
       Current = First;
       Cur.Thread = First;
       switchContext(Scheduler, Contexts[First]);

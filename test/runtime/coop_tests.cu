@@ -277,6 +277,53 @@ void testTranspose(check::suite &S) {
              "the transpose without cta_barrier() fails in cpu mode");
 }
 
+struct ShiftArgs {
+  intent::view<int, 1> out; // [pid * block + thread]
+  void *workspace;
+};
+
+/// Data flowing one way only: thread t reads what thread t - 1 wrote. A run
+/// in increasing thread order gets it right even without the barrier; cpu
+/// mode runs odd CTAs in decreasing order, so the barrier-free variant
+/// fails there too (the second negative self-test).
+template <bool Barrier>
+INTENT_PROGRAM void shiftProgram(index pid, const ShiftArgs &a) {
+  int *cell = rt::cta_shared<int>();
+  const int t = rt::cta_thread();
+  cell[t] = static_cast<int>(pid) * 1000 + t;
+  if (Barrier)
+    rt::cta_barrier();
+  a.out[pid * rt::cta_size() + t] = cell[t > 0 ? t - 1 : 0];
+  if (Barrier)
+    rt::cta_barrier();
+}
+COOP_KERNEL(shiftKernel, shiftProgram<true>, ShiftArgs, exec_scope::cta)
+COOP_KERNEL(shiftNoBarrierKernel, shiftProgram<false>, ShiftArgs, exec_scope::cta)
+const rt::kernel_info ShiftInfo{"coop_shift", "coop_tests.cu", 246};
+
+template <bool Barrier> bool runShift(index Total) {
+  const int Block = 64;
+  intent::array<int> Out(Total * Block);
+  ShiftArgs A{Out.view(), nullptr};
+  rt::launch<shiftProgram<Barrier>>(
+      ShiftInfo, coopConfig(Total, Block, exec_scope::cta, sizeof(int) * Block), A,
+      Barrier ? shiftKernel : shiftNoBarrierKernel);
+  std::vector<int> Want(Out.size());
+  for (index P = 0; P < Total; ++P)
+    for (int T = 0; T < Block; ++T)
+      Want[P * Block + T] = static_cast<int>(P) * 1000 + (T > 0 ? T - 1 : 0);
+  return Out.to_vector() == Want;
+}
+
+void testShift(check::suite &S) {
+  S.expect(runShift<true>(9), "shift through shared memory");
+  if (rt::mode() == rt::device_mode::cpu)
+    // Two programs, two CTAs of one program each (even: increasing order,
+    // odd: decreasing), so only the order can break it.
+    S.expect(!runShift<false>(2),
+             "the one-way shift without cta_barrier() fails in cpu mode");
+}
+
 constexpr int PingRounds = 40;
 
 struct PingArgs {
@@ -527,6 +574,7 @@ int main() {
   testCoverage(S);
   testShuffles(S);
   testTranspose(S);
+  testShift(S);
   testPing(S);
   testKeptZero(S);
   testErrors(S);
