@@ -22,6 +22,7 @@ step(${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})
 foreach(f include/intent/intent.hpp include/intent/view.hpp
           include/intent/array.hpp include/intent/runtime.hpp
           include/intent/runtime/kernel.hpp include/intent/runtime/device.hpp
+          include/intent/runtime/coop.hpp
           lib/libintent_runtime.a bin/intentc share/intent/intentc.json
           lib/cmake/Intent/IntentConfig.cmake
           lib/cmake/Intent/IntentFunctions.cmake
