@@ -158,6 +158,14 @@ inline constexpr const char *RefReturn =
     "kernel; return a value or take a reference parameter";
 inline constexpr const char *NotYetSupported =
     "'%0' is not supported by this version of the Intent compiler yet";
+// Random numbers (LowerRng.cpp).
+inline constexpr const char *RngUse =
+    "this use of 'intent::philox' is not supported in an Intent kernel; "
+    "declare a local 'intent::philox g(seed, stream);' and call g.u32(c), "
+    "g.uniform(c) or g.normal(c) on it";
+inline constexpr const char *RngMethod =
+    "'intent::philox::%0' is not supported in an Intent kernel; use u32, "
+    "uniform or normal";
 inline constexpr const char *LambdaEscape =
     "a lambda in an Intent kernel may only be passed to parallel_for, stored "
     "in a local variable or called directly";

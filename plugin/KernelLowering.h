@@ -341,6 +341,17 @@ public:
                                llvm::ArrayRef<kir::Value *> args,
                                clang::SourceLocation callLoc);
 
+  // LowerRng.cpp --------------------------------------------------------------
+  /// The seed and stream (u64) of each `intent::philox` local.
+  llvm::DenseMap<const clang::VarDecl *, std::pair<kir::Value *, kir::Value *>>
+      generators;
+  /// True for intent::philox (through references and qualifiers).
+  bool isPhiloxType(clang::QualType t) const;
+  /// `intent::philox g(seed, stream);`: records the generator.
+  void philoxLocal(const clang::VarDecl *vd);
+  /// g.u32(c), g.uniform(c), g.normal(c) -> `rng`.
+  kir::Value *rngCall(const clang::CXXMemberCallExpr *e);
+
   // LowerStmt.cpp -------------------------------------------------------------
   void stmt(const clang::Stmt *s);
   /// Lowers a statement list; `cont` runs after it (see Cont).

@@ -91,6 +91,8 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     const Expr *obj = mc->getImplicitObjectArgument();
     if (md && obj && isViewType(obj->getType()))
       return viewMember(mc);
+    if (md && obj && isPhiloxType(obj->getType()))
+      return rngCall(mc);
     if (md && md->isVirtual())
       return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md) {

@@ -472,6 +472,14 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
                              ">(" + call + "))");
     return;
   }
+  case Opcode::Rng:
+    // The header's Philox (INTENT_HD): the same code runs on the host, in
+    // CPU mode and on the device.
+    declare(op.result(), "intent::philox(" + name(op.operands[0]) + ", " +
+                             name(op.operands[1]) + ")." +
+                             op.strAttr("fn") + "(" + name(op.operands[2]) +
+                             ")");
+    return;
   case Opcode::Extent:
   case Opcode::Stride:
     declare(op.result(), name(op.operands[0]) +

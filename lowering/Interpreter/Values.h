@@ -88,6 +88,10 @@ bool evalUnary(llvm::StringRef op, const Scalar &a, Scalar &out,
                std::string &error);
 Scalar evalCmp(llvm::StringRef pred, const Scalar &a, const Scalar &b);
 Scalar evalCast(const Scalar &v, ScalarKind to);
+/// `rng {fn}` (u32, uniform, normal): intent::philox(seed, stream).fn(counter),
+/// computed by the header itself (Rng.cpp). False for an unknown fn.
+bool evalRng(llvm::StringRef fn, const Scalar &seed, const Scalar &stream,
+             const Scalar &counter, Scalar &out);
 bool evalMath(llvm::StringRef fn, const std::vector<Scalar> &args,
               ScalarKind result, Scalar &out, std::string &error);
 
