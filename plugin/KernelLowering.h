@@ -347,6 +347,11 @@ public:
       generators;
   /// True for intent::philox (through references and qualifiers).
   bool isPhiloxType(clang::QualType t) const;
+  /// The (seed, stream) of a generator expression: a generator local or
+  /// parameter, or a temporary `intent::philox(seed, stream)`. Reports an
+  /// error and returns false otherwise.
+  bool philoxOf(const clang::Expr *e,
+                std::pair<kir::Value *, kir::Value *> &g);
   /// `intent::philox g(seed, stream);`: records the generator.
   void philoxLocal(const clang::VarDecl *vd);
   /// g.u32(c), g.uniform(c), g.normal(c) -> `rng`.

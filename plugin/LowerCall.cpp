@@ -599,6 +599,8 @@ kir::Value *KernelLowering::runInlined(const FunctionDecl *def,
   size_t mark = env.size();
   auto savedAliases = aliases;
   for (const InlineArg &bd : binds) {
+    if (!bd.lambda && !bd.place.valid() && !bd.value)
+      continue; // a generator parameter, recorded in `generators`
     if (bd.lambda)
       lambdaVars[bd.param] = bd.lambda;
     else if (bd.place.valid())
@@ -630,6 +632,13 @@ kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
     bd.param = p;
     if (const LambdaExpr *l = lambdaOf(args[i])) {
       bd.lambda = l;
+    } else if (isPhiloxType(pt)) {
+      // A generator passed to a helper (by value or const &) is the same
+      // generator under the parameter's name.
+      std::pair<kir::Value *, kir::Value *> g;
+      if (!philoxOf(args[i], g))
+        return nullptr;
+      generators[p] = g;
     } else if (pt->isLValueReferenceType() &&
                !pt.getNonReferenceType().isConstQualified()) {
       bd.place = lvalue(args[i]);

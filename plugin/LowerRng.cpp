@@ -24,23 +24,48 @@ namespace {
 const kir::Type U64 = kir::Type::scalar(kir::ScalarKind::U64);
 } // namespace
 
-void KernelLowering::philoxLocal(const VarDecl *vd) {
-  SourceLocation loc = vd->getLocation();
-  const auto *ctor = vd->getInit()
-                         ? dyn_cast<CXXConstructExpr>(strip(vd->getInit()))
-                         : nullptr;
-  // Only the (seed, stream) constructor: references and copies of a
-  // generator would need a generator value flowing through SSA.
-  if (vd->getType()->isReferenceType() || !ctor || ctor->getNumArgs() != 2) {
+bool KernelLowering::philoxOf(const Expr *e,
+                              std::pair<kir::Value *, kir::Value *> &g) {
+  SourceLocation loc = e->getExprLoc();
+  const Expr *obj = strip(e);
+  while (const auto *ce = dyn_cast<ImplicitCastExpr>(obj)) // to const
+    obj = strip(ce->getSubExpr());
+  if (const auto *dr = dyn_cast<DeclRefExpr>(obj)) {
+    const auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+    auto it = vd ? generators.find(vd) : generators.end();
+    if (it == generators.end()) {
+      fail(loc, msg::RngUse);
+      return false;
+    }
+    g = it->second;
+    return true;
+  }
+  const auto *ctor = dyn_cast<CXXConstructExpr>(obj);
+  if (!ctor || ctor->getNumArgs() != 2 ||
+      isa<CXXConstructExpr>(strip(ctor->getArg(0)))) {
     fail(loc, msg::RngUse);
-    return;
+    return false;
   }
   kir::Value *seed = expr(ctor->getArg(0));
   kir::Value *stream = seed ? expr(ctor->getArg(1)) : nullptr;
   if (!seed || !stream)
-    return;
+    return false;
   at(loc);
-  generators[vd] = {convert(seed, U64), convert(stream, U64)};
+  g = {convert(seed, U64), convert(stream, U64)};
+  return true;
+}
+
+void KernelLowering::philoxLocal(const VarDecl *vd) {
+  // Only the (seed, stream) constructor (or a copy of a generator bound by
+  // value): a reference would need a generator value flowing through SSA.
+  const Expr *init = vd->getInit();
+  std::pair<kir::Value *, kir::Value *> g;
+  if (vd->getType()->isReferenceType() || !init) {
+    fail(vd->getLocation(), msg::RngUse);
+    return;
+  }
+  if (philoxOf(init, g))
+    generators[vd] = g;
 }
 
 kir::Value *KernelLowering::rngCall(const CXXMemberCallExpr *e) {
@@ -48,29 +73,9 @@ kir::Value *KernelLowering::rngCall(const CXXMemberCallExpr *e) {
   llvm::StringRef fn = e->getMethodDecl()->getName();
   if (fn != "u32" && fn != "uniform" && fn != "normal")
     return fail(loc, msg::RngMethod, {fn.str()});
-  const Expr *obj = strip(e->getImplicitObjectArgument());
-  while (const auto *ce = dyn_cast<ImplicitCastExpr>(obj)) // to const
-    obj = strip(ce->getSubExpr());
-  kir::Value *seed = nullptr, *stream = nullptr;
-  if (const auto *dr = dyn_cast<DeclRefExpr>(obj)) {
-    const auto *vd = dyn_cast<VarDecl>(dr->getDecl());
-    auto it = vd ? generators.find(vd) : generators.end();
-    if (it == generators.end())
-      return fail(loc, msg::RngUse);
-    seed = it->second.first;
-    stream = it->second.second;
-  } else if (const auto *ctor = dyn_cast<CXXConstructExpr>(obj);
-             ctor && ctor->getNumArgs() == 2) {
-    seed = expr(ctor->getArg(0));
-    stream = seed ? expr(ctor->getArg(1)) : nullptr;
-    if (!seed || !stream)
-      return nullptr;
-    at(loc);
-    seed = convert(seed, U64);
-    stream = convert(stream, U64);
-  } else {
-    return fail(loc, msg::RngUse);
-  }
+  std::pair<kir::Value *, kir::Value *> g;
+  if (!philoxOf(e->getImplicitObjectArgument(), g))
+    return nullptr;
   kir::Value *counter = expr(e->getArg(0));
   if (!counter)
     return nullptr;
@@ -78,7 +83,7 @@ kir::Value *KernelLowering::rngCall(const CXXMemberCallExpr *e) {
   counter = convert(counter, U64);
   kir::Type rt = kir::Type::scalar(fn == "u32" ? kir::ScalarKind::U32
                                                : kir::ScalarKind::F32);
-  kir::Op *op = b->create(kir::Opcode::Rng, {seed, stream, counter}, {rt});
+  kir::Op *op = b->create(kir::Opcode::Rng, {g.first, g.second, counter}, {rt});
   op->setAttr("fn", fn.str());
   return op->result();
 }
