@@ -124,6 +124,8 @@ void KernelLowering::at(SourceLocation loc) {
 
 std::optional<kir::Type> KernelLowering::scalarType(QualType t) const {
   t = t.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (std::optional<kir::ScalarKind> h = halfKind(t))
+    return kir::Type::scalar(*h);
   if (const auto *et = t->getAs<EnumType>())
     t = et->getDecl()->getIntegerType().getCanonicalType();
   if (t.isNull())

@@ -357,6 +357,18 @@ public:
   /// g.u32(c), g.uniform(c), g.normal(c) -> `rng`.
   kir::Value *rngCall(const clang::CXXMemberCallExpr *e);
 
+  // LowerHalf.cpp -------------------------------------------------------------
+  /// F16 for intent::half, BF16 for intent::bfloat16 (through references
+  /// and qualifiers), else nullopt.
+  std::optional<kir::ScalarKind> halfKind(clang::QualType t) const;
+  /// `half(x)`, `half h = x`, `half{}`: a cast to f16/bf16 (via float, as
+  /// the converting constructor takes a float).
+  kir::Value *halfConstruct(const clang::CXXConstructExpr *e);
+  /// `h.operator float()` (every implicit use of a half as a number).
+  kir::Value *halfMember(const clang::CXXMemberCallExpr *e);
+  /// `place = value` on a half place (trivial copy assignment).
+  kir::Value *halfAssign(const clang::CXXOperatorCallExpr *e);
+
   // LowerStmt.cpp -------------------------------------------------------------
   void stmt(const clang::Stmt *s);
   /// Lowers a statement list; `cont` runs after it (see Cont).

@@ -53,6 +53,9 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     if (md && oc->getOperator() == OO_Equal &&
         isAggregateType(oc->getArg(0)->getType()))
       return aggregateAssign(oc);
+    if (md && oc->getOperator() == OO_Equal &&
+        halfKind(oc->getArg(0)->getType()))
+      return halfAssign(oc);
     if (!md && oc->getDirectCallee()) {
       // A free operator function, e.g. `Pair operator+(Pair, Pair)`.
       llvm::SmallVector<const Expr *, 4> args(oc->arg_begin(), oc->arg_end());
@@ -93,6 +96,8 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
       return viewMember(mc);
     if (md && obj && isPhiloxType(obj->getType()))
       return rngCall(mc);
+    if (md && obj && halfKind(obj->getType()))
+      return halfMember(mc);
     if (md && md->isVirtual())
       return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md) {

@@ -49,9 +49,9 @@ std::string intent::emit::detail::scalarCxx(ScalarKind k) {
   case ScalarKind::U64:
     return "uint64_t";
   case ScalarKind::F16:
-    return "__half";
+    return "intent::half";
   case ScalarKind::BF16:
-    return "__nv_bfloat16";
+    return "intent::bfloat16";
   case ScalarKind::F32:
     return "float";
   case ScalarKind::F64:
