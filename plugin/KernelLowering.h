@@ -369,6 +369,11 @@ public:
   /// `place = value` on a half place (trivial copy assignment).
   kir::Value *halfAssign(const clang::CXXOperatorCallExpr *e);
 
+  // LowerContract.cpp ---------------------------------------------------------
+  /// intent::matmul(C, A, B) (rank 2, or rank 3 batched): a parallel_for over
+  /// C's batch and free axes whose body folds k in order (see the file).
+  kir::Value *matmulCall(const clang::CallExpr *e);
+
   // LowerStmt.cpp -------------------------------------------------------------
   void stmt(const clang::Stmt *s);
   /// Lowers a statement list; `cont` runs after it (see Cont).

@@ -119,6 +119,8 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
       !n.empty() && !llvm::StringRef(n).starts_with("intent::detail::")) {
     if (n == "intent::parallel_for")
       return parallelFor(e);
+    if (n == "intent::matmul")
+      return matmulCall(e);
     bool handled = false;
     kir::Value *v = reductionCall(e, fd, handled);
     if (handled)
