@@ -109,8 +109,9 @@ kir::Value *KernelLowering::matmulCall(const CallExpr *e) {
   bOps.append({k, idx[rank - 1]});
   kir::Value *x = b->create(kir::Opcode::Load, aOps, {elem})->result();
   kir::Value *y = b->create(kir::Opcode::Load, bOps, {elem})->result();
-  kir::Value *prod =
-      b->binary(kir::Opcode::Mul, b->cast(x, acc), b->cast(y, acc));
+  kir::Value *xa = b->cast(x, acc);
+  kir::Value *ya = b->cast(y, acc);
+  kir::Value *prod = b->binary(kir::Opcode::Mul, xa, ya);
   b->create(kir::Opcode::Yield, {prod}, {});
 
   // combine(s, p) = s + p
