@@ -158,6 +158,26 @@ inline constexpr const char *RefReturn =
     "kernel; return a value or take a reference parameter";
 inline constexpr const char *NotYetSupported =
     "'%0' is not supported by this version of the Intent compiler yet";
+// Random numbers (LowerRng.cpp).
+inline constexpr const char *RngUse =
+    "this use of 'intent::philox' is not supported in an Intent kernel; "
+    "declare a local 'intent::philox g(seed, stream);' and call g.u32(c), "
+    "g.uniform(c) or g.normal(c) on it";
+inline constexpr const char *RngMethod =
+    "'intent::philox::%0' is not supported in an Intent kernel; use u32, "
+    "uniform or normal";
+// Contractions (LowerContract.cpp).
+inline constexpr const char *ContractTypes =
+    "'intent::matmul' with element types %0 (C), %1 (A) and %2 (B) is not "
+    "supported in an Intent kernel; give A and B the element type of C "
+    "(convert them in a parallel_for first)";
+inline constexpr const char *ContractElement =
+    "'intent::matmul' on elements of type %0 is not supported in an Intent "
+    "kernel; use float, double, intent::half, intent::bfloat16 or an integer "
+    "type";
+inline constexpr const char *ContractInCallback =
+    "'intent::matmul' inside a callback of a reduction is not supported; "
+    "call it from the kernel body, a loop or a parallel_for";
 inline constexpr const char *LambdaEscape =
     "a lambda in an Intent kernel may only be passed to parallel_for, stored "
     "in a local variable or called directly";

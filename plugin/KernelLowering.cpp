@@ -124,6 +124,8 @@ void KernelLowering::at(SourceLocation loc) {
 
 std::optional<kir::Type> KernelLowering::scalarType(QualType t) const {
   t = t.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (std::optional<kir::ScalarKind> h = halfKind(t))
+    return kir::Type::scalar(*h);
   if (const auto *et = t->getAs<EnumType>())
     t = et->getDecl()->getIntegerType().getCanonicalType();
   if (t.isNull())
@@ -134,11 +136,10 @@ std::optional<kir::Type> KernelLowering::scalarType(QualType t) const {
   switch (bt->getKind()) {
   case BuiltinType::Bool:
     return kir::Type::boolean();
-  case BuiltinType::Half:
-  case BuiltinType::Float16:
-    return kir::Type::scalar(kir::ScalarKind::F16);
-  case BuiltinType::BFloat16:
-    return kir::Type::scalar(kir::ScalarKind::BF16);
+  // The compiler's own _Float16 / __bf16 are not intent::half /
+  // intent::bfloat16 (f16 / bf16 are emitted as the header types), so they
+  // are not scalars of a kernel: their uses get the unsupported-type
+  // diagnostics.
   case BuiltinType::Float:
     return kir::Type::scalar(kir::ScalarKind::F32);
   case BuiltinType::Double:

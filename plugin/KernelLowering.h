@@ -368,6 +368,39 @@ public:
                                llvm::ArrayRef<kir::Value *> args,
                                clang::SourceLocation callLoc);
 
+  // LowerRng.cpp --------------------------------------------------------------
+  /// The seed and stream (u64) of each `intent::philox` local.
+  llvm::DenseMap<const clang::VarDecl *, std::pair<kir::Value *, kir::Value *>>
+      generators;
+  /// True for intent::philox (through references and qualifiers).
+  bool isPhiloxType(clang::QualType t) const;
+  /// The (seed, stream) of a generator expression: a generator local or
+  /// parameter, or a temporary `intent::philox(seed, stream)`. Reports an
+  /// error and returns false otherwise.
+  bool philoxOf(const clang::Expr *e,
+                std::pair<kir::Value *, kir::Value *> &g);
+  /// `intent::philox g(seed, stream);`: records the generator.
+  void philoxLocal(const clang::VarDecl *vd);
+  /// g.u32(c), g.uniform(c), g.normal(c) -> `rng`.
+  kir::Value *rngCall(const clang::CXXMemberCallExpr *e);
+
+  // LowerHalf.cpp -------------------------------------------------------------
+  /// F16 for intent::half, BF16 for intent::bfloat16 (through references
+  /// and qualifiers), else nullopt.
+  std::optional<kir::ScalarKind> halfKind(clang::QualType t) const;
+  /// `half(x)`, `half h = x`, `half{}`: a cast to f16/bf16 (via float, as
+  /// the converting constructor takes a float).
+  kir::Value *halfConstruct(const clang::CXXConstructExpr *e);
+  /// `h.operator float()` (every implicit use of a half as a number).
+  kir::Value *halfMember(const clang::CXXMemberCallExpr *e);
+  /// `place = value` on a half place (trivial copy assignment).
+  kir::Value *halfAssign(const clang::CXXOperatorCallExpr *e);
+
+  // LowerContract.cpp ---------------------------------------------------------
+  /// intent::matmul(C, A, B) (rank 2, or rank 3 batched): a parallel_for over
+  /// C's batch and free axes whose body folds k in order (see the file).
+  kir::Value *matmulCall(const clang::CallExpr *e);
+
   // LowerStmt.cpp -------------------------------------------------------------
   void stmt(const clang::Stmt *s);
   /// Lowers a statement list; `cont` runs after it (see Cont).

@@ -62,6 +62,9 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
         reportTupleElement(oc->getArg(0)->getType(), loc);
       return nullptr;
     }
+    if (md && oc->getOperator() == OO_Equal &&
+        halfKind(oc->getArg(0)->getType()))
+      return halfAssign(oc);
     if (!md && oc->getDirectCallee()) {
       // A free operator function, e.g. `Pair operator+(Pair, Pair)`.
       llvm::SmallVector<const Expr *, 4> args(oc->arg_begin(), oc->arg_end());
@@ -100,6 +103,10 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     const Expr *obj = mc->getImplicitObjectArgument();
     if (md && obj && isViewType(obj->getType()))
       return viewMember(mc);
+    if (md && obj && isPhiloxType(obj->getType()))
+      return rngCall(mc);
+    if (md && obj && halfKind(obj->getType()))
+      return halfMember(mc);
     if (md && md->isVirtual())
       return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md) {
@@ -129,6 +136,8 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
       return parallelFor(e);
     if (n == "intent::ordered")
       return fail(loc, msg::OrderedArg);
+    if (n == "intent::matmul")
+      return matmulCall(e);
     bool handled = false;
     kir::Value *v = reductionCall(e, fd, handled);
     if (handled)
@@ -614,6 +623,8 @@ kir::Value *KernelLowering::runInlined(const FunctionDecl *def,
   size_t mark = env.size();
   auto savedAliases = aliases;
   for (const InlineArg &bd : binds) {
+    if (!bd.lambda && !bd.place.valid() && !bd.value)
+      continue; // a generator parameter, recorded in `generators`
     if (bd.lambda)
       lambdaVars[bd.param] = bd.lambda;
     else if (bd.place.valid())
@@ -645,6 +656,13 @@ kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
     bd.param = p;
     if (const LambdaExpr *l = lambdaOf(args[i])) {
       bd.lambda = l;
+    } else if (isPhiloxType(pt)) {
+      // A generator passed to a helper (by value or const &) is the same
+      // generator under the parameter's name.
+      std::pair<kir::Value *, kir::Value *> g;
+      if (!philoxOf(args[i], g))
+        return nullptr;
+      generators[p] = g;
     } else if (pt->isLValueReferenceType() &&
                !pt.getNonReferenceType().isConstQualified()) {
       bd.place = lvalue(args[i]);

@@ -140,10 +140,13 @@ kir::Value *KernelLowering::expr(const Expr *e) {
                   {d->getNameAsString()});
     return unsupported(e);
   }
-  case Stmt::CXXConstructExprClass: {
+  case Stmt::CXXConstructExprClass:
+  case Stmt::CXXTemporaryObjectExprClass: {
     const Expr *s = strip(e);
     if (s != e)
       return expr(s);
+    if (halfKind(e->getType()))
+      return halfConstruct(cast<CXXConstructExpr>(e));
     if (isViewType(e->getType()))
       return fail(e->getExprLoc(), msg::ViewConstruct);
     if (const CXXRecordDecl *rd = intentRecord(e->getType()))

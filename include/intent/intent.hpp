@@ -37,6 +37,7 @@
 #include "intent/atomic.hpp"
 #include "intent/buffer.hpp"
 #include "intent/core.hpp"
+#include "intent/half.hpp"
 #include "intent/matmul.hpp"
 #include "intent/ops.hpp"
 #include "intent/parallel.hpp"

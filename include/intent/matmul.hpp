@@ -11,6 +11,7 @@
 #define INTENT_MATMUL_HPP
 
 #include "intent/core.hpp"
+#include "intent/half.hpp"
 #include "intent/view.hpp"
 
 #include <type_traits>
@@ -18,8 +19,10 @@
 namespace intent {
 
 /// The type matmul accumulates in for result type T: T itself for float,
-/// double and integers. Half-precision types will map to float.
+/// double and integers; float for intent::half and intent::bfloat16.
 template <class T> struct accumulator { using type = T; };
+template <> struct accumulator<half> { using type = float; };
+template <> struct accumulator<bfloat16> { using type = float; };
 template <class T> using accumulator_t = typename accumulator<T>::type;
 
 /// C(i, j) = sum_k A(i, k) * B(k, j), overwriting C. Requires

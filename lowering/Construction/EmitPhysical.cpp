@@ -40,6 +40,7 @@ std::optional<Opcode> sameNameOpcode(kir::Opcode k) {
   case kir::Opcode::Select: return Opcode::Select;
   case kir::Opcode::Cast: return Opcode::Cast;
   case kir::Opcode::Math: return Opcode::Math;
+  case kir::Opcode::Rng: return Opcode::Rng;
   case kir::Opcode::Yield: return Opcode::Yield;
   case kir::Opcode::Condition: return Opcode::Condition;
   case kir::Opcode::Break: return Opcode::Break;

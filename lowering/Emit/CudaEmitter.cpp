@@ -49,9 +49,9 @@ std::string intent::emit::detail::scalarCxx(ScalarKind k) {
   case ScalarKind::U64:
     return "uint64_t";
   case ScalarKind::F16:
-    return "__half";
+    return "intent::half";
   case ScalarKind::BF16:
-    return "__nv_bfloat16";
+    return "intent::bfloat16";
   case ScalarKind::F32:
     return "float";
   case ScalarKind::F64:
@@ -472,6 +472,14 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
                              ">(" + call + "))");
     return;
   }
+  case Opcode::Rng:
+    // The header's Philox (INTENT_HD): the same code runs on the host, in
+    // CPU mode and on the device.
+    declare(op.result(), "intent::philox(" + name(op.operands[0]) + ", " +
+                             name(op.operands[1]) + ")." +
+                             op.strAttr("fn") + "(" + name(op.operands[2]) +
+                             ")");
+    return;
   case Opcode::Extent:
   case Opcode::Stride:
     declare(op.result(), name(op.operands[0]) +

@@ -23,7 +23,7 @@
 
 namespace intent::emit::detail {
 
-/// The C++ spelling of a scalar kind (`float`, `int64_t`, `__half`, ...).
+/// The C++ spelling of a scalar kind (`float`, `int64_t`, `intent::half`, ...).
 std::string scalarCxx(phys::ScalarKind k);
 bool isFloatKind(phys::ScalarKind k);
 bool isSignedInt(phys::ScalarKind k);

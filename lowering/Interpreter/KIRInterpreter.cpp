@@ -383,6 +383,11 @@ private:
       set(op.result(), out);
       return true;
     }
+    case Opcode::Rng:
+      if (!evalRng(op.strAttr("fn"), operand(0), operand(1), operand(2), out))
+        return fail(op, "unknown rng fn");
+      set(op.result(), out);
+      return true;
     case Opcode::Extent:
     case Opcode::Stride: {
       const View &v = env[op.operands[0]].v;

@@ -455,6 +455,11 @@ private:
       env[op.result()] = out;
       return true;
     }
+    case Opcode::Rng:
+      if (!evalRng(op.strAttr("fn"), operand(0), operand(1), operand(2), out))
+        return fail(op, "unknown rng fn");
+      env[op.result()] = out;
+      return true;
     case Opcode::Extent:
     case Opcode::Stride: {
       const View &v = args[op.operands[0]->argNo].view;

@@ -2,6 +2,8 @@
 
 #include "Interpreter/Values.h"
 
+#include "intent/half.hpp"
+
 #include <cmath>
 #include <cstring>
 
@@ -30,8 +32,19 @@ int64_t wrap(ScalarKind k, int64_t v) {
   return static_cast<int64_t>(u);
 }
 
+/// f16/bf16 values round through float, as the generated code (and C++ with
+/// intent::half) computes them: the header's own conversions.
 double roundTo(ScalarKind k, double d) {
-  return k == ScalarKind::F32 ? static_cast<double>(static_cast<float>(d)) : d;
+  switch (k) {
+  case ScalarKind::F32:
+    return static_cast<double>(static_cast<float>(d));
+  case ScalarKind::F16:
+    return static_cast<float>(intent::half(static_cast<float>(d)));
+  case ScalarKind::BF16:
+    return static_cast<float>(intent::bfloat16(static_cast<float>(d)));
+  default:
+    return d;
+  }
 }
 
 bool isUnsigned(ScalarKind k) {
@@ -117,7 +130,7 @@ unsigned interp::elemSize(ScalarKind k) {
   switch (k) {
   case ScalarKind::F16:
   case ScalarKind::BF16:
-    return 0;
+    return 2;
   case ScalarKind::Bool:
     return 1;
   default:
@@ -153,6 +166,16 @@ Scalar interp::loadElem(const void *addr, ScalarKind k) {
     std::memcpy(&v, addr, 8);
     return Scalar::ofFloat(k, v);
   }
+  case ScalarKind::F16: {
+    intent::half v;
+    std::memcpy(&v, addr, 2);
+    return Scalar::ofFloat(k, static_cast<float>(v));
+  }
+  case ScalarKind::BF16: {
+    intent::bfloat16 v;
+    std::memcpy(&v, addr, 2);
+    return Scalar::ofFloat(k, static_cast<float>(v));
+  }
   default:
     return Scalar::ofFloat(k, 0);
   }
@@ -184,6 +207,16 @@ void interp::storeElem(void *addr, Scalar v) {
   case ScalarKind::F64:
     std::memcpy(addr, &v.f, 8);
     return;
+  case ScalarKind::F16: {
+    intent::half x(static_cast<float>(v.f));
+    std::memcpy(addr, &x, 2);
+    return;
+  }
+  case ScalarKind::BF16: {
+    intent::bfloat16 x(static_cast<float>(v.f));
+    std::memcpy(addr, &x, 2);
+    return;
+  }
   default:
     return;
   }
@@ -213,8 +246,9 @@ bool interp::evalBinary(llvm::StringRef op, const Scalar &a, const Scalar &b,
       error = "'" + op.str() + "' on a float";
       return false;
     }
-    if (k == ScalarKind::F32) {
-      // Compute in float, as C++ does for float operands.
+    if (k == ScalarKind::F32 || k == ScalarKind::F16 || k == ScalarKind::BF16) {
+      // Compute in float, as C++ does for float operands (and the generated
+      // code for intent::half / intent::bfloat16, which convert to float).
       float fx = x, fy = y, fr;
       if (op == "add")
         fr = fx + fy;

@@ -4,8 +4,9 @@
 // tagged runtime scalar, a strided view over real host memory (pointer +
 // extents + strides in elements, as intent::view), and C++ semantics of the
 // scalar ops (integer wrap-around at the type's width, f32 arithmetic
-// rounded to float, std::min/std::max, static_cast). f16/bf16 are not
-// supported by the interpreters yet.
+// rounded to float, std::min/std::max, static_cast). f16/bf16 values are
+// rounded through float with the header's intent::half / intent::bfloat16
+// conversions (what the generated code computes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +74,7 @@ struct Arg {
   }
 };
 
-/// Size in bytes of an element; 0 for unsupported kinds (f16, bf16).
+/// Size in bytes of an element.
 unsigned elemSize(ScalarKind k);
 Scalar loadElem(const void *addr, ScalarKind k);
 void storeElem(void *addr, Scalar v);
@@ -88,6 +89,10 @@ bool evalUnary(llvm::StringRef op, const Scalar &a, Scalar &out,
                std::string &error);
 Scalar evalCmp(llvm::StringRef pred, const Scalar &a, const Scalar &b);
 Scalar evalCast(const Scalar &v, ScalarKind to);
+/// `rng {fn}` (u32, uniform, normal): intent::philox(seed, stream).fn(counter),
+/// computed by the header itself (Rng.cpp). False for an unknown fn.
+bool evalRng(llvm::StringRef fn, const Scalar &seed, const Scalar &stream,
+             const Scalar &counter, Scalar &out);
 bool evalMath(llvm::StringRef fn, const std::vector<Scalar> &args,
               ScalarKind result, Scalar &out, std::string &error);
 

@@ -196,6 +196,8 @@ llvm::StringRef intent::kir::opcodeName(Opcode op) {
     return "region_fold";
   case Opcode::RegionScan:
     return "region_scan";
+  case Opcode::Rng:
+    return "rng";
   }
   llvm_unreachable("bad opcode");
 }
@@ -265,6 +267,7 @@ bool intent::kir::isPure(Opcode op) {
   case Opcode::Extent:
   case Opcode::Stride:
   case Opcode::SubView:
+  case Opcode::Rng:
     return true;
   default:
     return false;

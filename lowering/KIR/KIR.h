@@ -187,10 +187,12 @@ enum class Opcode : uint8_t {
   ArgReduce,  ///< (begin, end) -> (value, pos); region value
   RegionFold, ///< (offsets, init...); regions value, combine, store
   RegionScan, ///< (offsets, init...); regions value, combine, emit
+  // Random numbers.
+  Rng, ///< (seed: u64, stream: u64, counter: u64) attr fn -> u32 | f32
 };
 
 /// The last opcode (for iterating over all of them).
-inline constexpr Opcode LastOpcode = Opcode::RegionScan;
+inline constexpr Opcode LastOpcode = Opcode::Rng;
 
 // Op reference (the full list with textual forms is docs/kir.md):
 //
@@ -265,6 +267,9 @@ inline constexpr Opcode LastOpcode = Opcode::RegionScan;
 // - `region_scan %offsets, %init0.. {kind, direction, combiner,
 //   reassociate}`: regions value ^(%r, %k), combine, emit ^(%r: i64, %k: i64,
 //   %p0: T0..) -> yield; a scan per region, restarting from init.
+// - `%r = rng %seed, %stream, %counter {fn = F} : T` (all operands u64):
+//   intent::philox(seed, stream).F(counter) from include/intent/philox.hpp;
+//   fn "u32" gives u32, "uniform" and "normal" give f32. Pure.
 // Callback regions are verified at loop depth 0 (no break/continue out of
 // them); value and combine regions have no stores and no parallel_for.
 llvm::StringRef opcodeName(Opcode op);

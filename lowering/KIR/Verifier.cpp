@@ -82,6 +82,25 @@ private:
         error(&op, "operand %" + llvm::Twine(v->id) + " is not a scalar");
   }
 
+  /// rng %seed, %stream, %counter {fn}: u64 operands; u32 for fn "u32",
+  /// f32 for "uniform" and "normal".
+  void verifyRng(const Op &op) {
+    if (!checkOperandCount(op, 3))
+      return;
+    for (Value *v : op.operands)
+      if (v->type != Type::scalar(ScalarKind::U64))
+        error(&op, "rng operands (seed, stream, counter) must be u64");
+    std::string fn = op.strAttr("fn");
+    if (fn != "u32" && fn != "uniform" && fn != "normal") {
+      error(&op, "rng fn must be \"u32\", \"uniform\" or \"normal\"");
+      return;
+    }
+    Type want = Type::scalar(fn == "u32" ? ScalarKind::U32 : ScalarKind::F32);
+    if (op.results.size() != 1 || op.result()->type != want)
+      error(&op, "rng " + fn + " must have one " + typeToString(want) +
+                     " result");
+  }
+
   void verifyBlock(const Block &b, Opcode terminator, unsigned loopDepth) {
     size_t mark = scope.size();
     for (size_t i = 0; i < b.ops.size(); ++i) {
@@ -178,6 +197,9 @@ private:
       if (op.strAttr("fn").empty())
         error(&op, "math needs a function name");
       checkScalarOperands(op);
+      break;
+    case Opcode::Rng:
+      verifyRng(op);
       break;
     case Opcode::Extent:
     case Opcode::Stride:

@@ -249,6 +249,8 @@ llvm::StringRef intent::phys::opcodeName(Opcode op) {
     return "continue";
   case Opcode::Return:
     return "return";
+  case Opcode::Rng:
+    return "rng";
   }
   llvm_unreachable("bad opcode");
 }
@@ -293,6 +295,7 @@ bool intent::phys::isPure(Opcode op) {
   case Opcode::Math:
   case Opcode::Extent:
   case Opcode::Stride:
+  case Opcode::Rng:
     return true;
   default:
     return false;

@@ -294,6 +294,8 @@ enum class Opcode : uint8_t {
   Break,
   Continue,
   Return,
+  // Random numbers.
+  Rng, ///< (seed: u64, stream: u64, counter: u64) attr fn -> u32 | f32
 };
 llvm::StringRef opcodeName(Opcode op);
 bool isTerminator(Opcode op);

@@ -441,6 +441,21 @@ private:
       operandsScalar();
       oneResult(true);
       break;
+    case Opcode::Rng: {
+      std::string fn = op.strAttr("fn");
+      if (fn != "u32" && fn != "uniform" && fn != "normal")
+        opError("attrs", op, "`fn` is \"u32\", \"uniform\" or \"normal\"");
+      bool u64s = op.operands.size() == 3;
+      for (const Value *v : op.operands)
+        u64s = u64s && v->type == Type::scalar(ScalarKind::U64);
+      if (!u64s)
+        opError("types", op, "takes (seed, stream, counter), all u64");
+      if (oneResult(true) &&
+          op.result()->type != Type::scalar(fn == "u32" ? ScalarKind::U32
+                                                        : ScalarKind::F32))
+        opError("types", op, "result is u32 for fn \"u32\", f32 otherwise");
+      break;
+    }
     case Opcode::Extent:
     case Opcode::Stride:
       if (op.operands.size() != 1 || !op.operands[0]->type.isView())
