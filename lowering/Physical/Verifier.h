@@ -32,6 +32,11 @@
 //                slicing relation, with no segment bound leaking as an
 //                observable value; callbacks without stores where the op's
 //                semantics has none
+//   [atomic]     atomic / atomic_cas: a legal memory order; a known kind;
+//                typed results (old value; CAS success is bool) and value
+//                operands; a supported element type on mutable memory; the
+//                addressed buffer's sharing domain recorded; a scope, once
+//                the atomic-scopes pass chose one, that covers that domain
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +65,9 @@ std::vector<AccessSummary> summarizeSegment(const Program &p, const Op &seg,
 
 /// [structured] checks of every structured op; called by verifyProgram.
 void verifyStructuredOps(const Program &p, std::vector<std::string> &errors);
+
+/// [atomic] checks of every atomic op; called by verifyProgram.
+void verifyAtomics(const Program &p, std::vector<std::string> &errors);
 
 /// Effect checks ([ownership], [conflicts], [dependences], [coverage]);
 /// called by verifyProgram.

@@ -41,7 +41,8 @@ public:
     walk(*seg.regions[0], [&](const Op &op) { bindRegionOp(op); });
     std::vector<AccessSummary> out;
     walk(*seg.regions[0], [&](const Op &op) {
-      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store)
+      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+          isAtomic(op.opcode))
         out.push_back(summarize(op));
     });
     return out;
@@ -78,7 +79,8 @@ private:
   AccessSummary summarize(const Op &op) {
     AccessSummary a;
     const Value *mem = op.memory();
-    a.write = op.opcode == Opcode::Store;
+    a.write = op.opcode != Opcode::Load; // an atomic writes too
+    a.atomic = isAtomic(op.opcode);
     a.elem = mem->type.elem;
     a.rank = mem->type.rank;
     a.loc = op.loc;
@@ -216,15 +218,30 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
   walk(*p.body, [&](const Op &op) {
     if (op.opcode == Opcode::Segment)
       segOps.push_back(&op);
-    if (op.opcode == Opcode::Store)
+    if (op.opcode == Opcode::Store || isAtomic(op.opcode))
       ++storesTotal;
   });
+  // Atomics of one top-level KIR op (one parallel_for) commute by contract;
+  // without the kernel every atomic counts as one unit.
+  std::map<int, int> topLevelOf;
+  if (kernel)
+    for (const auto &top : kernel->body->block.ops) {
+      auto mark = [&](const kir::Op &o) { topLevelOf[o.id] = top->id; };
+      mark(*top);
+      for (const auto &r : top->regions)
+        kir::walk(*r, mark);
+    }
   std::vector<std::vector<AccessSummary>> acc(segOps.size());
   std::vector<InstanceSpace> spaces(segOps.size());
   for (unsigned g = 0; g < segOps.size(); ++g) {
     acc[g] = summarizeSegment(p, *segOps[g], spaces[g]);
-    for (const AccessSummary &a : acc[g])
+    for (AccessSummary &a : acc[g]) {
       storesInSegments += a.write;
+      if (a.atomic && kernel) {
+        auto it = topLevelOf.find(a.kirOp);
+        a.atomicUnit = it == topLevelOf.end() ? -2 - a.kirOp : it->second;
+      }
+    }
   }
   std::vector<std::vector<AccessSummary> *> all;
   for (auto &a : acc)
@@ -240,7 +257,7 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
     if (b.scope != BufferScope::ExternalView)
       continue;
     std::set<unsigned> readers, writers;
-    bool orderedWriter = false;
+    bool orderedWriter = false, atomicWriter = false;
     for (unsigned g = 0; g < segOps.size(); ++g)
       for (const AccessSummary &a : acc[g]) {
         if (a.root != b.param)
@@ -248,6 +265,7 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
         unsigned group = segOps[g]->intAttr("group");
         (a.write ? writers : readers).insert(group);
         orderedWriter |= a.write && spaces[g].rank == 0;
+        atomicWriter |= a.atomic;
       }
     std::vector<unsigned> r(readers.begin(), readers.end());
     std::vector<unsigned> w(writers.begin(), writers.end());
@@ -262,6 +280,7 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
                        "; ownership must be unique");
     Ownership expected = w.empty()        ? Ownership::None
                          : orderedWriter ? Ownership::SingleInstance
+                         : atomicWriter  ? Ownership::Atomic
                                          : Ownership::InstanceUnique;
     if (b.ownership != expected)
       errors.push_back(at + "ownership is " + ownershipName(b.ownership).str() +
