@@ -10,6 +10,7 @@
 //   LowerStmt.cpp       statements, loops, early returns
 //   LowerAggregate.cpp  structs of scalars, scalar-replaced
 //   LowerReduce.cpp     reduce, scan, argmax/argmin, region_fold/scan
+//   LowerAtomic.cpp     atomic_add/min/max/exch/cas, histogram
 //
 // Locals are renamed into SSA as they are lowered: `env` maps each local
 // (VarDecl) to its current kir::Value; a local of struct type (an
@@ -340,6 +341,12 @@ public:
   kir::Value *inlineWithValues(const clang::FunctionDecl *fd,
                                llvm::ArrayRef<kir::Value *> args,
                                clang::SourceLocation callLoc);
+
+  // LowerAtomic.cpp -----------------------------------------------------------
+  /// intent::atomic_add/min/max/exch/cas and intent::histogram; null (no
+  /// error) with handled = false when `fd` is none of them.
+  kir::Value *atomicCall(const clang::CallExpr *e,
+                         const clang::FunctionDecl *fd, bool &handled);
 
   // LowerStmt.cpp -------------------------------------------------------------
   void stmt(const clang::Stmt *s);
