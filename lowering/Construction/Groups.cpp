@@ -48,7 +48,11 @@ std::string fusionBlocker(const Unit &a, const Unit &b) {
         continue;
       if (!phys::separatedAcrossInstances(x, y, space))
         return unitName(b) + ": " + y.describe() + " may touch " +
-               x.describe() + " of another instance";
+               x.describe() + " of another instance" +
+               (x.atomic && y.atomic
+                    ? " (atomics only commute within one parallel_for; "
+                      "those of two keep their order)"
+                    : "");
     }
   return "";
 }
