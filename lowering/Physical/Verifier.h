@@ -20,11 +20,13 @@
 //   [buffers]    scope, init mode / first-write obligation, lifetime owner
 //   [ownership]  writer/reader groups and ownership mode match the accesses
 //   [conflicts]  no two instances of a parallel segment may touch an element
-//                with a write (unordered conflicts closed)
+//                with a write (unordered conflicts closed); atomics of one
+//                top-level KIR op are closed by atomic semantics
 //   [dependences] no dependence between different groups (an ordered
 //                dependence is never split across instances)
-//   [coverage]   (with the KIR kernel) every KIR store is covered by exactly
-//                one physical store, under the same parallel iterations
+//   [coverage]   (with the KIR kernel) every KIR store / atomic is covered
+//                by exactly one physical one, under the same parallel
+//                iterations
 //   [structured] reduce/scan/argreduce/region_fold/region_scan: complete
 //                operands, results and regions; accumulator schema; an
 //                identity per component; typed combine region; scan kind

@@ -13,6 +13,8 @@
 #include "Physical/PhysAffine.h"
 #include "Physical/Structured.h"
 
+#include "KIR/Atomic.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
@@ -132,14 +134,14 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
                     std::vector<std::string> &errors) {
   std::map<int, const kir::Op *> kirStores;
   kir::walk(*k.body, [&](const kir::Op &op) {
-    if (op.opcode == kir::Opcode::Store)
-      kirStores[op.id] = &op;
+    if (op.opcode == kir::Opcode::Store || kir::isAtomic(op.opcode))
+      kirStores[op.id] = &op; // atomics write too
   });
   std::map<int, unsigned> covered;
   std::function<void(const Region &, IterSet)> visit = [&](const Region &r,
                                                            IterSet iters) {
     for (const auto &op : r.block.ops) {
-      if (op->opcode == Opcode::Store) {
+      if (op->opcode == Opcode::Store || isAtomic(op->opcode)) {
         int id = op->access.kirOp;
         ++covered[id];
         auto it = kirStores.find(id);
