@@ -249,6 +249,10 @@ inline constexpr const char *AtomicInCallback =
 inline constexpr const char *HistogramBins =
     "the bins of 'intent::histogram' must be a mutable rank-1 intent::view "
     "with int32, uint32, int64, uint64, float or double counts";
+inline constexpr const char *HistogramInCallback =
+    "'intent::histogram' inside %0 is not supported (it runs one instance "
+    "per sample); count with an ordinary loop and atomic_add there, or call "
+    "histogram outside the reduction";
 inline constexpr const char *HistogramBinOf =
     "the bin_of argument of 'intent::histogram' must be a lambda, a local "
     "variable holding one, or a function object taking one index";

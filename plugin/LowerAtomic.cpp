@@ -128,9 +128,7 @@ static kir::Value *lowerHistogram(KernelLowering &L, const CallExpr *e) {
     return L.unsupported(e);
   for (const KernelLowering::CaptureScope &cs : llvm::reverse(L.raceScopes))
     if (cs.callback)
-      return L.fail(loc, msg::RegionParallel, {cs.what});
-  if (!atomicAllowed(L, loc))
-    return nullptr;
+      return L.fail(loc, msg::HistogramInCallback, {cs.what});
   kir::Value *bins = L.expr(e->getArg(0));
   if (!bins)
     return nullptr;

@@ -13,7 +13,7 @@ using namespace intent;
 [[intent::kernel]] void in_combine(view<int, 1> out, view<int, 1> bins,
                                    view<const int, 1> in) {
   out[0] = reduce(in.extent(0), 0, ops::plus{}, [&](index i) {
-    // expected-error@+1 {{parallel_for inside the value callback of 'intent::reduce' is not supported; use an ordinary loop there, or put the reduction inside the parallel_for}}
+    // expected-error@+1 {{'intent::histogram' inside the value callback of 'intent::reduce' is not supported (it runs one instance per sample); count with an ordinary loop and atomic_add there, or call histogram outside the reduction}}
     histogram(bins, in.extent(0), [&](index k) -> index { return in[k]; });
     return in[i];
   });
