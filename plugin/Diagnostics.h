@@ -260,6 +260,36 @@ inline constexpr const char *Generic =
 inline constexpr const char *GenericCast =
     "unsupported conversion '%0' in an Intent kernel";
 
+// Atomics and histogram (LowerAtomic.cpp).
+inline constexpr const char *AtomicTarget =
+    "the first argument of '%0' must be an element of an intent::view (y[i], "
+    "y(i, j)); atomics on local variables are not supported: they are "
+    "private to one instance, so update the local directly";
+inline constexpr const char *AtomicConstView =
+    "'%0' updates an element of a view of const elements; pass the view as "
+    "intent::view<T> (mutable)";
+inline constexpr const char *AtomicType =
+    "'%0' on elements of type %1 is not supported; atomics support int32, "
+    "uint32, int64, uint64, float and double elements";
+inline constexpr const char *AtomicOrder =
+    "the memory order of '%0' must be a constant intent::memory_order "
+    "enumerator (e.g. intent::memory_order::relaxed); to choose at run time, "
+    "branch around two calls";
+inline constexpr const char *AtomicInCallback =
+    "%0 must not update a view atomically: it may run any number of times "
+    "and in any order; update from the parallel_for body or an emit/store "
+    "callback instead";
+inline constexpr const char *HistogramBins =
+    "the bins of 'intent::histogram' must be a mutable rank-1 intent::view "
+    "with int32, uint32, int64, uint64, float or double counts";
+inline constexpr const char *HistogramInCallback =
+    "'intent::histogram' inside %0 is not supported (it runs one instance "
+    "per sample); count with an ordinary loop and atomic_add there, or call "
+    "histogram outside the reduction";
+inline constexpr const char *HistogramBinOf =
+    "the bin_of argument of 'intent::histogram' must be a lambda, a local "
+    "variable holding one, or a function object taking one index";
+
 // Internal errors: bugs in the front end, not in the user's code.
 inline constexpr const char *InternalVerify =
     "internal error: the KIR of kernel '%0' failed verification: %1";

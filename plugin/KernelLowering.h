@@ -10,6 +10,7 @@
 //   LowerStmt.cpp       statements, loops, early returns
 //   LowerAggregate.cpp  structs of scalars, scalar-replaced
 //   LowerReduce.cpp     reduce, scan, argmax/argmin, region_fold/scan
+//   LowerAtomic.cpp     atomic_add/min/max/exch/cas, histogram
 //
 // Locals are renamed into SSA as they are lowered: `env` maps each local
 // (VarDecl) to its current kir::Value; a local of struct type (an
@@ -400,6 +401,11 @@ public:
   /// intent::matmul(C, A, B) (rank 2, or rank 3 batched): a parallel_for over
   /// C's batch and free axes whose body folds k in order (see the file).
   kir::Value *matmulCall(const clang::CallExpr *e);
+  // LowerAtomic.cpp -----------------------------------------------------------
+  /// intent::atomic_add/min/max/exch/cas and intent::histogram; null (no
+  /// error) with handled = false when `fd` is none of them.
+  kir::Value *atomicCall(const clang::CallExpr *e,
+                         const clang::FunctionDecl *fd, bool &handled);
 
   // LowerStmt.cpp -------------------------------------------------------------
   void stmt(const clang::Stmt *s);

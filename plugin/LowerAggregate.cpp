@@ -69,7 +69,7 @@ KernelLowering::aggregateLeaves(QualType t) const {
   // intent's own classes keep their dedicated handling (views, buffers,
   // philox); only the plain structs are aggregates.
   if (intentRecord(t) && def->getName() != "range" &&
-      def->getName() != "arg_result")
+      def->getName() != "arg_result" && def->getName() != "cas_result")
     return nullptr;
   llvm::SmallVector<kir::Type, 4> leaves;
   for (const FieldDecl *f : def->fields()) {

@@ -142,6 +142,9 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     kir::Value *v = reductionCall(e, fd, handled);
     if (handled)
       return v;
+    v = atomicCall(e, fd, handled);
+    if (handled)
+      return v;
     return fail(loc, msg::NotYetSupported, {n});
   }
   bool handled = false;

@@ -28,6 +28,21 @@ template <class T> struct cas_result {
   bool success;
 };
 
+namespace detail {
+/// False for every T (a static_assert that fires only when instantiated).
+template <class T> inline constexpr bool AtomicNeverValid = false;
+} // namespace detail
+
+/// An atomic on a const location (an element of a view<const T>) is an
+/// error: these overloads are chosen for const lvalues and say what to do.
+#define INTENT_ATOMIC_CONST_OVERLOAD(Name, Params)                             \
+  template <class T> T Name(const T &, Params, memory_order = memory_order::relaxed) { \
+    static_assert(detail::AtomicNeverValid<T>,                                 \
+                  "intent::" #Name " needs a mutable location: an element "    \
+                  "of an intent::view<T>, not of a view<const T>");            \
+    return T();                                                                \
+  }
+
 /// Ref += V; returns the old value.
 template <class T>
 T atomic_add(T &Ref, detail::NonDeduced<T> V,
@@ -96,11 +111,30 @@ cas_result<T> atomic_cas(T &Ref, detail::NonDeduced<T> Expected,
   return {Old, true};
 }
 
+INTENT_ATOMIC_CONST_OVERLOAD(atomic_add, detail::NonDeduced<T>)
+INTENT_ATOMIC_CONST_OVERLOAD(atomic_min, detail::NonDeduced<T>)
+INTENT_ATOMIC_CONST_OVERLOAD(atomic_max, detail::NonDeduced<T>)
+INTENT_ATOMIC_CONST_OVERLOAD(atomic_exch, detail::NonDeduced<T>)
+#undef INTENT_ATOMIC_CONST_OVERLOAD
+
+template <class T>
+cas_result<T> atomic_cas(const T &, detail::NonDeduced<T>,
+                         detail::NonDeduced<T>,
+                         memory_order = memory_order::relaxed) {
+  static_assert(detail::AtomicNeverValid<T>,
+                "intent::atomic_cas needs a mutable location: an element of an "
+                "intent::view<T>, not of a view<const T>");
+  return {};
+}
+
 /// Counts bin indices: for every i in R, with b = BinOf(i), Bins[b] += 1 when
 /// 0 <= b < Bins.extent(0); out-of-range bins (negative or too large) are
 /// dropped. Bins is not cleared first.
 template <class C, class F>
 void histogram(view<C, 1> Bins, range R, F &&BinOf) {
+  static_assert(!std::is_const<C>::value,
+                "intent::histogram needs mutable bins: an intent::view<C, 1>, "
+                "not a view<const C, 1>");
   for (index I = R.begin; I < R.end; ++I) {
     index B = static_cast<index>(BinOf(I));
     if (B >= 0 && B < Bins.extent(0))

@@ -3,6 +3,7 @@
 #include "Construction/Dependence.h"
 
 #include "Construction/ViewRelations.h"
+#include "KIR/Atomic.h"
 
 using namespace intent;
 using namespace intent::construct;
@@ -25,7 +26,8 @@ public:
 
   void run() {
     auto visit = [&](const Op &op) {
-      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store)
+      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+          kir::isAtomic(op.opcode))
         summarize(op);
       if (op.opcode == Opcode::RegionFold || op.opcode == Opcode::RegionScan)
         summarizeOffsets(op);
@@ -174,11 +176,19 @@ private:
   }
 
   void summarize(const Op &op) {
-    bool write = op.opcode == Opcode::Store;
+    bool atomic = kir::isAtomic(op.opcode);
+    bool write = op.opcode == Opcode::Store || atomic;
+    unsigned first = atomic ? 1 + kir::atomicValueCount(op.opcode)
+                     : write ? 2
+                             : 1;
     std::vector<CExprRef> coords;
-    for (unsigned i = write ? 2 : 1; i < op.operands.size(); ++i)
+    for (unsigned i = first; i < op.operands.size(); ++i)
       coords.push_back(CExpr::of(op.operands[i]));
     addAccess(op, op.operands[0], write, std::move(coords));
+    if (atomic && !u.accesses.empty() && u.accesses.back().kirOp == (int)op.id) {
+      u.accesses.back().atomic = true;
+      u.accesses.back().atomicUnit = u.op->id;
+    }
   }
 
   void addAccess(const Op &op, const kir::Value *view, bool write,

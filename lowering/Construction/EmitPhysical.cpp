@@ -4,6 +4,7 @@
 
 #include "Construction/LaunchLowering.h"
 #include "Construction/ViewRelations.h"
+#include "KIR/Atomic.h"
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -322,7 +323,9 @@ private:
       return;
     }
     bool isStore = k.opcode == kir::Opcode::Store;
-    unsigned first = isStore ? 2 : 1;
+    bool atomic = kir::isAtomic(k.opcode);
+    unsigned values = atomic ? kir::atomicValueCount(k.opcode) : isStore ? 1 : 0;
+    unsigned first = 1 + values;
     std::vector<CExprRef> coords;
     phys::AccessInfo info;
     info.bounds = phys::Bounds::Assumed;
@@ -333,14 +336,21 @@ private:
       info.kirCoords.push_back(k.operands[i]->id);
     }
     llvm::SmallVector<phys::Value *, 4> ops{p.param(chain.rootParam)};
-    if (isStore)
-      ops.push_back(lookup(k.operands[1], k.loc));
+    for (unsigned i = 1; i <= values; ++i)
+      ops.push_back(lookup(k.operands[i], k.loc));
     for (const CExprRef &c : rootCoords(chain, coords))
       ops.push_back(emitCExpr(c, k.loc));
     setOrigin(k);
-    phys::Op *op = b.create(isStore ? Opcode::Store : Opcode::Load, ops,
-                            resultTypes(k));
+    Opcode opc = k.opcode == kir::Opcode::Atomic      ? Opcode::Atomic
+                 : k.opcode == kir::Opcode::AtomicCas ? Opcode::AtomicCas
+                 : isStore                            ? Opcode::Store
+                                                      : Opcode::Load;
+    phys::Op *op = b.create(opc, ops, resultTypes(k));
     op->access = info;
+    // kind and order; the scope is the atomic-scopes pass's choice.
+    if (atomic)
+      for (const kir::NamedAttr &a : k.attrs)
+        op->setAttr(a.name, convertAttr(a.value));
     bindResults(k, op);
   }
 
@@ -539,6 +549,8 @@ private:
     }
     case kir::Opcode::Load:
     case kir::Opcode::Store:
+    case kir::Opcode::Atomic:
+    case kir::Opcode::AtomicCas:
       emitAccess(k);
       return;
     case kir::Opcode::ParallelFor:
@@ -596,7 +608,7 @@ private:
       buf.init = phys::InitMode::Host;
       buf.origin = par.origin;
       std::set<unsigned> readers, writers;
-      bool orderedWriter = false;
+      bool orderedWriter = false, atomicWriter = false;
       // Read the accesses back from the emitted segments (replicated loads
       // of const views included), not from the KIR summaries.
       for (const auto &op : p.body->block.ops)
@@ -606,19 +618,26 @@ private:
               continue;
             unsigned g = seg->intAttr("group");
             phys::walk(*seg->regions[0], [&](const phys::Op &a) {
-              if ((a.opcode != Opcode::Load && a.opcode != Opcode::Store) ||
+              if ((a.opcode != Opcode::Load && a.opcode != Opcode::Store &&
+                   !phys::isAtomic(a.opcode)) ||
                   a.memory() != p.param(i))
                 return;
-              bool w = a.opcode == Opcode::Store;
+              // An atomic counts as a write (it also reads the element).
+              bool w = a.opcode != Opcode::Load;
               (w ? writers : readers).insert(g);
               orderedWriter |= w && s.groups[g].ordered;
+              atomicWriter |= phys::isAtomic(a.opcode);
             });
           }
       buf.readerGroups.assign(readers.begin(), readers.end());
       buf.writerGroups.assign(writers.begin(), writers.end());
       if (!writers.empty())
-        buf.ownership = orderedWriter ? phys::Ownership::SingleInstance
-                                      : phys::Ownership::InstanceUnique;
+        buf.ownership = orderedWriter  ? phys::Ownership::SingleInstance
+                        : atomicWriter ? phys::Ownership::Atomic
+                                       : phys::Ownership::InstanceUnique;
+      // An external view is shared by every instance of the launch.
+      if (atomicWriter)
+        buf.sharing = phys::Sharing::Launch;
       p.buffers.push_back(buf);
     }
   }

@@ -4,6 +4,7 @@
 
 #include "Construction/Dependence.h"
 
+#include <algorithm>
 #include <numeric>
 
 using namespace intent;
@@ -47,9 +48,32 @@ std::string fusionBlocker(const Unit &a, const Unit &b) {
         continue;
       if (!phys::separatedAcrossInstances(x, y, space))
         return unitName(b) + ": " + y.describe() + " may touch " +
-               x.describe() + " of another instance";
+               x.describe() + " of another instance" +
+               (x.atomic && y.atomic
+                    ? " (atomics only commute within one parallel_for; "
+                      "those of two keep their order)"
+                    : "");
     }
   return "";
+}
+
+/// "; atomic updates of y, z by different instances are closed by atomic
+/// semantics, not a conflict" for a parallel group with atomics, else "".
+std::string atomicNote(const ConstructionState &s, const Group &g) {
+  std::vector<std::string> roots;
+  for (unsigned u : g.units)
+    for (const phys::AccessSummary &a : s.units[u].accesses)
+      if (a.atomic &&
+          std::find(roots.begin(), roots.end(), a.rootName) == roots.end())
+        roots.push_back(a.rootName);
+  if (roots.empty())
+    return "";
+  std::string list;
+  for (unsigned i = 0; i < roots.size(); ++i)
+    list += (i ? ", " : "") + roots[i];
+  return "; atomic updates of " + list +
+         " by different instances are closed by atomic semantics (not a "
+         "conflict; plain loads/stores of them still are)";
 }
 
 } // namespace
@@ -121,6 +145,7 @@ void construct::formGroups(ConstructionState &s) {
       if (g.units.size() > 1)
         text += ", " + std::to_string(g.units.size()) +
                 " parallel_fors fused (same-instance dependences only)";
+      text += atomicNote(s, g);
       s.remark(g.loc, text);
       continue;
     }

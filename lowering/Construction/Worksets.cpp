@@ -3,6 +3,7 @@
 #include "Construction/Worksets.h"
 
 #include "Construction/LaunchLowering.h"
+#include "KIR/Atomic.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -56,7 +57,8 @@ bool isReplicableOp(const ConstructionState &s, const Op &op) {
   bool ok = true;
   for (const auto &r : op.regions)
     kir::walk(*r, [&](const Op &o) {
-      if (o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor)
+      if (o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor ||
+          kir::isAtomic(o.opcode))
         ok = false;
       else if (o.opcode == Opcode::Load && !isConstViewAccess(s, o.operands[0]))
         ok = false;
@@ -173,11 +175,13 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
 } // namespace
 
 bool construct::hasEffectsOrParallel(const Op &op) {
-  bool found = op.opcode == Opcode::Store || op.opcode == Opcode::ParallelFor;
+  auto effect = [](const Op &o) {
+    return o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor ||
+           kir::isAtomic(o.opcode);
+  };
+  bool found = effect(op);
   for (const auto &r : op.regions)
-    kir::walk(*r, [&](const Op &o) {
-      found |= o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor;
-    });
+    kir::walk(*r, [&](const Op &o) { found |= effect(o); });
   return found;
 }
 

@@ -504,6 +504,10 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
     return;
   }
+  case Opcode::Atomic:
+  case Opcode::AtomicCas:
+    emitAtomic(op);
+    return;
   case Opcode::If:
     emitIf(op, pid);
     return;

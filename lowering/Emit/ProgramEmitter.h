@@ -105,6 +105,12 @@ private:
   /// op's which/tie/nan attributes folded into the generated code.
   void emitArgReduce(const phys::Op &op, const std::string &pid);
 
+  // --- Atomics (EmitAtomic.cpp) ---------------------------------------------------
+  /// atomic / atomic_cas: a call of intent::rt::atomic_* (runtime/include/
+  /// intent/runtime/atomics.hpp) with the op's scope and memory order as
+  /// template arguments; the old value (and CAS success) become SSA values.
+  void emitAtomic(const phys::Op &op);
+
   // --- Entry points -------------------------------------------------------------
   void emitGlobal();
   /// Locals of the wrapper are `__intent_*` so they never shadow parameters.

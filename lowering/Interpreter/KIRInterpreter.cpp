@@ -2,6 +2,8 @@
 
 #include "Interpreter/KIRInterpreter.h"
 
+#include "KIR/Atomic.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
@@ -145,8 +147,10 @@ private:
   bool access(const Op &op) {
     const View &v = env[op.operands[0]].v;
     bool isStore = op.opcode == Opcode::Store;
+    bool atomic = kir::isAtomic(op.opcode);
     int64_t c[8];
-    unsigned first = isStore ? 2 : 1;
+    unsigned first =
+        atomic ? 1 + kir::atomicValueCount(op.opcode) : isStore ? 2 : 1;
     for (unsigned i = first; i < op.operands.size(); ++i)
       c[i - first] = sc(op.operands[i]).i;
     if (!v.inBounds(c))
@@ -155,10 +159,31 @@ private:
     if (!size)
       return fail(op, "element type not supported by the interpreter");
     void *addr = static_cast<char *>(v.data) + v.offset(c) * size;
+    if (atomic)
+      return atomicUpdate(op, addr, v.elem);
     if (isStore)
       storeElem(addr, sc(op.operands[1]));
     else
       set(op.result(), loadElem(addr, v.elem));
+    return true;
+  }
+
+  /// The serial semantics of intent/atomic.hpp.
+  bool atomicUpdate(const Op &op, void *addr, ScalarKind elem) {
+    Scalar old = loadElem(addr, elem);
+    set(op.result(0), old);
+    if (op.opcode == Opcode::AtomicCas) {
+      bool hit = sameBits(old, sc(op.operands[1]));
+      if (hit)
+        storeElem(addr, sc(op.operands[2]));
+      set(op.result(1), Scalar::ofBool(hit));
+      return true;
+    }
+    Scalar updated;
+    std::string err;
+    if (!evalAtomic(op.strAttr("kind"), old, sc(op.operands[1]), updated, err))
+      return fail(op, err);
+    storeElem(addr, updated);
     return true;
   }
 
@@ -401,6 +426,8 @@ private:
       return subview(op);
     case Opcode::Load:
     case Opcode::Store:
+    case Opcode::Atomic:
+    case Opcode::AtomicCas:
       return access(op);
     case Opcode::ParallelFor:
       return parallelFor(op);

@@ -92,6 +92,7 @@ private:
   /// Race detection: element address -> (writer pid, reader pid or -2).
   struct Touch {
     int64_t writer = -1, reader = -1;
+    int64_t atomic = -1; ///< program of the atomics, -2: several
   };
   std::unordered_map<uintptr_t, Touch> touched;
 
@@ -137,12 +138,34 @@ private:
       env[op.results[i]] = vals[i];
   }
 
+  /// The serial semantics of intent/atomic.hpp on the element `read`
+  /// returns and `write` replaces.
+  template <class Read, class Write>
+  bool atomicUpdate(const Op &op, Read read, Write write) {
+    Scalar old = read();
+    env[op.result(0)] = old;
+    if (op.opcode == Opcode::AtomicCas) {
+      bool hit = sameBits(old, get(op.operands[1]));
+      if (hit)
+        write(get(op.operands[2]));
+      env[op.result(1)] = Scalar::ofBool(hit);
+      return true;
+    }
+    Scalar updated;
+    std::string err;
+    if (!evalAtomic(op.strAttr("kind"), old, get(op.operands[1]), updated, err))
+      return fail(op, err);
+    write(updated);
+    return true;
+  }
+
   bool access(const Op &op, Flow &) {
+    bool atomic = phys::isAtomic(op.opcode);
     bool isStore = op.opcode == Opcode::Store;
     if (const phys::Value *g = op.guard())
       if (!get(g).truthy()) {
-        if (!isStore)
-          env[op.result()] = Scalar::ofInt(op.result()->type.elem, 0);
+        for (unsigned i = 0; i < op.results.size(); ++i)
+          env[op.result(i)] = Scalar::ofInt(op.result(i)->type.elem, 0);
         return true;
       }
     llvm::ArrayRef<phys::Value *> cs = op.coords();
@@ -155,6 +178,9 @@ private:
       std::vector<Scalar> &buf = buffers[get(mem).i];
       if (c[0] < 0 || c[0] >= static_cast<int64_t>(buf.size()))
         return fail(op, "buffer index out of bounds");
+      if (atomic)
+        return atomicUpdate(op, [&] { return buf[c[0]]; },
+                            [&](Scalar v) { buf[c[0]] = v; });
       if (isStore)
         buf[c[0]] = get(op.storedValue());
       else
@@ -175,22 +201,33 @@ private:
     addr = static_cast<char *>(v.data) + v.offset(c) * size;
     if (opts.detectRaces) {
       Touch &t = touched[reinterpret_cast<uintptr_t>(addr)];
+      // Atomics of different programs do not race with each other, only
+      // with plain accesses of other programs.
       bool race = (t.writer >= 0 && t.writer != pid) ||
-                  (isStore && t.reader != -1 && t.reader != pid);
+                  ((isStore || atomic) && t.reader != -1 && t.reader != pid) ||
+                  (!atomic && t.atomic != -1 && t.atomic != pid);
       if (race) {
-        std::string other = t.writer >= 0 && t.writer != pid
-                                ? "written by program " + std::to_string(t.writer)
-                            : t.reader >= 0 ? "read by program " + std::to_string(t.reader)
-                                            : "read by several programs";
-        return fail(op, std::string(isStore ? "write" : "read") + " races on " +
+        std::string other =
+            t.writer >= 0 && t.writer != pid
+                ? "written by program " + std::to_string(t.writer)
+            : !atomic && t.atomic != -1 && t.atomic != pid
+                ? "updated atomically by another program"
+            : t.reader >= 0 ? "read by program " + std::to_string(t.reader)
+                            : "read by several programs";
+        return fail(op, std::string(atomic ? "atomic" : isStore ? "write" : "read") + " races on " +
                             p.params[mem->argNo].name + ": the element was " +
                             other);
       }
-      if (isStore)
+      if (atomic)
+        t.atomic = t.atomic == -1 || t.atomic == pid ? pid : -2;
+      else if (isStore)
         t.writer = pid;
       else
         t.reader = t.reader == -1 || t.reader == pid ? pid : -2;
     }
+    if (atomic)
+      return atomicUpdate(op, [&] { return loadElem(addr, v.elem); },
+                          [&](Scalar x) { storeElem(addr, x); });
     if (isStore)
       storeElem(addr, get(op.storedValue()));
     else
@@ -482,6 +519,8 @@ private:
     }
     case Opcode::Load:
     case Opcode::Store:
+    case Opcode::Atomic:
+    case Opcode::AtomicCas:
       return access(op, flow);
     case Opcode::If: {
       Flow inner;

@@ -439,3 +439,38 @@ bool interp::evalMath(llvm::StringRef fn, const std::vector<Scalar> &args,
   error = "unknown math function '" + fn.str() + "'";
   return false;
 }
+
+bool intent::interp::evalAtomic(llvm::StringRef kind, const Scalar &old,
+                                const Scalar &v, Scalar &out,
+                                std::string &error) {
+  if (kind == "exch") {
+    out = v;
+    return true;
+  }
+  if ((kind == "min" || kind == "max") && old.isFloat()) {
+    if (std::isnan(old.f)) {
+      out = old;
+      return true;
+    }
+    if (std::isnan(v.f)) {
+      out = v;
+      return true;
+    }
+  }
+  if (kind == "add" || kind == "min" || kind == "max")
+    return evalBinary(kind, old, v, out, error);
+  error = "unknown atomic kind '" + kind.str() + "'";
+  return false;
+}
+
+bool intent::interp::sameBits(const Scalar &a, const Scalar &b) {
+  if (a.kind != b.kind)
+    return false;
+  if (!a.isFloat())
+    return a.i == b.i;
+  if (a.kind == ScalarKind::F32) {
+    float x = static_cast<float>(a.f), y = static_cast<float>(b.f);
+    return std::memcmp(&x, &y, sizeof x) == 0;
+  }
+  return std::memcmp(&a.f, &b.f, sizeof a.f) == 0;
+}

@@ -96,6 +96,15 @@ bool evalRng(llvm::StringRef fn, const Scalar &seed, const Scalar &stream,
 bool evalMath(llvm::StringRef fn, const std::vector<Scalar> &args,
               ScalarKind result, Scalar &out, std::string &error);
 
+/// The element an atomic of `kind` ("add", "min", "max", "exch") leaves
+/// when it finds `old` and is given `v` (intent/atomic.hpp: min/max
+/// propagate NaN as ops::min/max do, integers wrap).
+bool evalAtomic(llvm::StringRef kind, const Scalar &old, const Scalar &v,
+                Scalar &out, std::string &error);
+/// Bitwise equality of two scalars of one kind at their width (what a
+/// compare-and-swap compares: -0.0 differs from +0.0, equal NaN bits match).
+bool sameBits(const Scalar &a, const Scalar &b);
+
 } // namespace intent::interp
 
 #endif // INTENT_INTERPRETER_VALUES_H

@@ -1,6 +1,7 @@
 //===- KIR.cpp - Kernel IR types, ops and builder -------------------------===//
 
 #include "KIR/KIR.h"
+#include "KIR/Atomic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -198,6 +199,10 @@ llvm::StringRef intent::kir::opcodeName(Opcode op) {
     return "region_scan";
   case Opcode::Rng:
     return "rng";
+  case Opcode::Atomic:
+    return "atomic";
+  case Opcode::AtomicCas:
+    return "atomic_cas";
   }
   llvm_unreachable("bad opcode");
 }
@@ -453,16 +458,20 @@ public:
       // region_fold / region_scan read their offsets view.
       bool readsOffsets = op.opcode == Opcode::RegionFold ||
                           op.opcode == Opcode::RegionScan;
+      bool atomic = isAtomic(op.opcode); // reads and writes
       if (op.opcode != Opcode::Load && op.opcode != Opcode::Store &&
-          !readsOffsets)
+          !readsOffsets && !atomic)
         return;
       if (op.operands.empty())
         return;
       auto it = roots.find(op.operands[0]);
       if (it == roots.end())
         return;
-      for (unsigned p : it->second)
-        (op.opcode == Opcode::Store ? writes : reads)[p] = true;
+      for (unsigned p : it->second) {
+        if (atomic)
+          reads[p] = true;
+        (op.opcode == Opcode::Store || atomic ? writes : reads)[p] = true;
+      }
     });
     for (unsigned i = 0; i < n; ++i) {
       Param &p = kernel.params[i];

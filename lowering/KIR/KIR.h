@@ -189,10 +189,13 @@ enum class Opcode : uint8_t {
   RegionScan, ///< (offsets, init...); regions value, combine, emit
   // Random numbers.
   Rng, ///< (seed: u64, stream: u64, counter: u64) attr fn -> u32 | f32
+  // Atomic read-modify-writes of one memory element (KIR/Atomic.h).
+  Atomic,    ///< (mem, value, i0..) -> old; attrs kind, order
+  AtomicCas, ///< (mem, expected, desired, i0..) -> (old, success); attr order
 };
 
 /// The last opcode (for iterating over all of them).
-inline constexpr Opcode LastOpcode = Opcode::Rng;
+inline constexpr Opcode LastOpcode = Opcode::AtomicCas;
 
 // Op reference (the full list with textual forms is docs/kir.md):
 //
@@ -271,7 +274,21 @@ inline constexpr Opcode LastOpcode = Opcode::Rng;
 //   intent::philox(seed, stream).F(counter) from include/intent/philox.hpp;
 //   fn "u32" gives u32, "uniform" and "normal" give f32. Pure.
 // Callback regions are verified at loop depth 0 (no break/continue out of
-// them); value and combine regions have no stores and no parallel_for.
+// them); value and combine regions have no stores, no atomics and no
+// parallel_for.
+//
+// Atomics (KIR/Atomic.h). The location is a memory value plus one i64-typed
+// integer coordinate per dimension, as for load/store (a view today; a
+// local buffer later):
+// - `%old = atomic %mem, %v, %i0.. {kind = "add"|"min"|"max"|"exch", order =
+//   "relaxed"|"acquire"|"release"|"acq_rel"|"seq_cst"} : T` is intent::
+//   atomic_add/min/max/exch: element = op(element, v) (min/max with
+//   ops::min/max's NaN propagation), the result is the old element.
+// - `%old, %ok = atomic_cas %mem, %expected, %desired, %i0.. {order} : T,
+//   bool`: stores desired when the element's bits equal expected's; the
+//   results are the old element and whether it stored.
+// T is the element type (i32, u32, i64, u64, f32, f64) and the type of the
+// value operands. The hardware scope is not KIR: a physical pass chooses it.
 llvm::StringRef opcodeName(Opcode op);
 bool isTerminator(Opcode op);
 /// Ops without memory or control effects: scalar arithmetic, constants,

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KIR/KIR.h"
+#include "KIR/Atomic.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -236,6 +237,11 @@ private:
       }
       break;
     }
+    case Opcode::Atomic:
+    case Opcode::AtomicCas:
+      if (std::string why = checkAtomic(op); !why.empty())
+        error(&op, why);
+      break;
     case Opcode::SubView:
       if (op.operands.empty() || !op.operands[0]->type.isView() ||
           op.results.size() != 1 || !op.results[0]->type.isView())
@@ -344,6 +350,8 @@ private:
         error(&op, what + " region contains a parallel_for");
       if (pure && inner.opcode == Opcode::Store)
         error(&op, what + " region stores to a view");
+      if (pure && isAtomic(inner.opcode))
+        error(&op, what + " region updates a view atomically");
     });
   }
 

@@ -89,7 +89,10 @@ bool InstanceSpace::isInvariant(const std::string &atom) const {
 }
 
 std::string AccessSummary::describe() const {
-  std::string s = (write ? "write to " : "read of ") + rootName + "(";
+  std::string s = (atomic  ? "atomic update of "
+                   : write ? "write to "
+                           : "read of ") +
+                  rootName + "(";
   for (unsigned i = 0; i < coords.size(); ++i)
     s += (i ? ", " : "") + coords[i].str();
   s += ")";
@@ -108,6 +111,11 @@ bool intent::phys::mayAlias(const AccessSummary &a, const AccessSummary &b) {
   if (a.rootWritten && b.rootWritten)
     return false;
   return a.elem == b.elem && a.rank == b.rank;
+}
+
+bool intent::phys::closedByAtomics(const AccessSummary &a,
+                                   const AccessSummary &b) {
+  return a.atomic && b.atomic && a.atomicUnit == b.atomicUnit;
 }
 
 bool intent::phys::separatedAcrossInstances(const AccessSummary &a,
@@ -163,7 +171,7 @@ intent::phys::findCrossInstanceConflict(const std::vector<AccessSummary> &acc,
     for (unsigned j = 0; j < acc.size(); ++j) {
       if (acc[j].write && j < i)
         continue; // write pairs are checked once
-      if (!mayAlias(acc[i], acc[j]))
+      if (!mayAlias(acc[i], acc[j]) || closedByAtomics(acc[i], acc[j]))
         continue;
       if (separatedAcrossInstances(acc[i], acc[j], space))
         continue;

@@ -73,6 +73,13 @@ struct AccessSummary {
   std::vector<Affine> coords; ///< root coordinates
   Loc loc;
   int kirOp = -1;
+  /// An atomic read-modify-write (it also counts as a write). Two atomics
+  /// of the same `atomicUnit` (the top-level KIR op, i.e. one parallel_for,
+  /// whose instances are unordered by contract) never conflict: the
+  /// collision is closed by atomic semantics. Against a plain load or store,
+  /// or an atomic of another unit, an atomic is an ordinary write.
+  bool atomic = false;
+  int atomicUnit = -1;
   std::string describe() const; ///< e.g. "write to y(i0 + 1)"
 };
 
@@ -83,6 +90,10 @@ struct AccessSummary {
 /// identical (in-place update), so they are compared as one view. Different
 /// element types or ranks never alias.
 bool mayAlias(const AccessSummary &a, const AccessSummary &b);
+
+/// True when both are atomics of one unit: their collisions are closed by
+/// atomic semantics (seed 000 §2, §5, §9).
+bool closedByAtomics(const AccessSummary &a, const AccessSummary &b);
 
 /// True when the accesses (at least one a write, mayAlias) can never address
 /// the same element from two different instances of `space`.

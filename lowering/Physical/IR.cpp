@@ -147,8 +147,26 @@ llvm::StringRef intent::phys::ownershipName(Ownership o) {
     return "single_instance";
   case Ownership::Private:
     return "private";
+  case Ownership::Atomic:
+    return "atomic";
   }
   llvm_unreachable("bad ownership");
+}
+
+llvm::StringRef intent::phys::sharingName(Sharing s) {
+  switch (s) {
+  case Sharing::None:
+    return "none";
+  case Sharing::Instance:
+    return "instance";
+  case Sharing::CTA:
+    return "cta";
+  case Sharing::Launch:
+    return "launch";
+  case Sharing::System:
+    return "system";
+  }
+  llvm_unreachable("bad sharing domain");
 }
 
 llvm::StringRef intent::phys::boundsName(Bounds b) {
@@ -251,6 +269,10 @@ llvm::StringRef intent::phys::opcodeName(Opcode op) {
     return "return";
   case Opcode::Rng:
     return "rng";
+  case Opcode::Atomic:
+    return "atomic";
+  case Opcode::AtomicCas:
+    return "atomic_cas";
   }
   llvm_unreachable("bad opcode");
 }
@@ -350,7 +372,10 @@ void Op::setAttr(llvm::StringRef name, AttrValue v) {
 }
 
 llvm::ArrayRef<Value *> Op::coords() const {
-  unsigned first = opcode == Opcode::Store ? 2 : 1;
+  unsigned first = opcode == Opcode::Store       ? 2
+                   : opcode == Opcode::Atomic    ? 2
+                   : opcode == Opcode::AtomicCas ? 3
+                                                 : 1;
   unsigned end = operands.size() - (access.hasGuard ? 1 : 0);
   if (end < first)
     return {};
@@ -526,4 +551,8 @@ void intent::phys::walkMutable(Region &r, const std::function<void(Op &)> &fn) {
     for (auto &sub : op->regions)
       walkMutable(*sub, fn);
   }
+}
+
+bool intent::phys::isAtomic(Opcode op) {
+  return op == Opcode::Atomic || op == Opcode::AtomicCas;
 }

@@ -200,8 +200,22 @@ enum class Ownership : uint8_t {
   InstanceUnique, ///< each element written by at most one instance of its group
   SingleInstance, ///< written only by single-instance (ordered) groups
   Private,        ///< owned by the allocating instance / iteration
+  Atomic,         ///< elements updated by several instances of one parallel
+                  ///< group, only through atomics (closed by atomic semantics)
 };
 llvm::StringRef ownershipName(Ownership o);
+
+/// The set of program instances that may access a buffer's element
+/// concurrently (seed 000 §9: recorded for every buffer an atomic updates);
+/// the atomic-scopes pass picks the hardware scope from it.
+enum class Sharing : uint8_t {
+  None,     ///< not recorded (no atomic addresses the buffer)
+  Instance, ///< one program instance (private storage)
+  CTA,      ///< the instances of one CTA (CTA-shared memory)
+  Launch,   ///< every instance of the launch (external views, workspaces)
+  System,   ///< also the host or other devices while the kernel runs
+};
+llvm::StringRef sharingName(Sharing s);
 
 /// A logical buffer with its physical obligations.
 struct Buffer {
@@ -218,6 +232,8 @@ struct Buffer {
   std::vector<unsigned> readerGroups; ///< groups that load from it
   std::vector<unsigned> writerGroups; ///< groups that store to it
   Origin origin;
+  /// Buffers updated by atomics: who shares their elements.
+  Sharing sharing = Sharing::None;
 };
 
 //===----------------------------------------------------------------------===//
@@ -296,8 +312,14 @@ enum class Opcode : uint8_t {
   Return,
   // Random numbers.
   Rng, ///< (seed: u64, stream: u64, counter: u64) attr fn -> u32 | f32
+  // Atomics (same operands and attributes as KIR's, plus `scope`, set by
+  // the atomic-scopes pass: "cta" | "gpu" | "sys"); AccessInfo.
+  Atomic,    ///< (mem, value, coords..., [guard]) -> old; kind, order, scope
+  AtomicCas, ///< (mem, expected, desired, coords..., [guard]) -> (old, ok)
 };
 llvm::StringRef opcodeName(Opcode op);
+/// atomic and atomic_cas.
+bool isAtomic(Opcode op);
 bool isTerminator(Opcode op);
 /// Ops without memory or control effects (safe to recompute).
 bool isPure(Opcode op);
@@ -386,7 +408,8 @@ public:
   std::string strAttr(llvm::StringRef name) const;
   void setAttr(llvm::StringRef name, AttrValue v);
 
-  /// Load/Store: the addressed view/buffer, the coordinates, the guard.
+  /// Load/Store/atomics: the addressed view/buffer, the coordinates, the
+  /// guard.
   Value *memory() const { return operands[0]; }
   llvm::ArrayRef<Value *> coords() const;
   Value *guard() const {

@@ -172,6 +172,8 @@ private:
       printIdList(os, b.writerGroups, "");
       os << " readers ";
       printIdList(os, b.readerGroups, "");
+      if (b.sharing != Sharing::None)
+        os << " sharing " << sharingName(b.sharing);
       os << "\n";
     }
   }
@@ -235,15 +237,18 @@ private:
       os << " = ";
     }
     os << opcodeName(op.opcode);
-    bool isAccess = op.opcode == Opcode::Load || op.opcode == Opcode::Store;
+    bool isAccess = op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+                    isAtomic(op.opcode);
     if (isAccess) {
       os << " %" << op.memory()->id << "[";
       llvm::ArrayRef<Value *> cs = op.coords();
       for (unsigned i = 0; i < cs.size(); ++i)
         os << (i ? ", %" : "%") << cs[i]->id;
       os << "]";
-      if (op.opcode == Opcode::Store)
+      if (op.opcode == Opcode::Store || isAtomic(op.opcode))
         os << ", %" << op.storedValue()->id;
+      if (op.opcode == Opcode::AtomicCas)
+        os << ", %" << op.operands[2]->id;
       if (Value *g = op.guard())
         os << " guard(%" << g->id << ")";
     } else {

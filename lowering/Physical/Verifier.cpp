@@ -476,7 +476,9 @@ private:
     }
     case Opcode::Load:
     case Opcode::Store:
-      verifyAccess(op);
+    case Opcode::Atomic:
+    case Opcode::AtomicCas:
+      verifyAccess(op); // atomics: [atomic] checks in VerifierAtomic.cpp
       break;
     case Opcode::If:
       if (op.operands.size() != 1 || !op.operands[0]->type.isBool())
@@ -552,6 +554,8 @@ private:
     if (op.access.kirOp < 0)
       opError("access", op, "has no provenance (KIR op)");
     Type elem = Type::scalar(mt.elem);
+    if (isAtomic(op.opcode))
+      return;
     if (isStore) {
       if (mt.isView() && mt.constElem)
         opError("access", op, "stores through a view of const elements");
@@ -640,6 +644,8 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
   // Structured-op and effect checks assume a well-formed body.
   if (errors.size() == before)
     verifyStructuredOps(p, errors);
+  if (errors.size() == before)
+    verifyAtomics(p, errors);
   if (errors.size() == before)
     verifyEffects(p, kernel, errors);
   return errors.size() == before;

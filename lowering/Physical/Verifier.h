@@ -20,11 +20,13 @@
 //   [buffers]    scope, init mode / first-write obligation, lifetime owner
 //   [ownership]  writer/reader groups and ownership mode match the accesses
 //   [conflicts]  no two instances of a parallel segment may touch an element
-//                with a write (unordered conflicts closed)
+//                with a write (unordered conflicts closed); atomics of one
+//                top-level KIR op are closed by atomic semantics
 //   [dependences] no dependence between different groups (an ordered
 //                dependence is never split across instances)
-//   [coverage]   (with the KIR kernel) every KIR store is covered by exactly
-//                one physical store, under the same parallel iterations
+//   [coverage]   (with the KIR kernel) every KIR store / atomic is covered
+//                by exactly one physical one, under the same parallel
+//                iterations
 //   [structured] reduce/scan/argreduce/region_fold/region_scan: complete
 //                operands, results and regions; accumulator schema; an
 //                identity per component; typed combine region; scan kind
@@ -32,6 +34,11 @@
 //                slicing relation, with no segment bound leaking as an
 //                observable value; callbacks without stores where the op's
 //                semantics has none
+//   [atomic]     atomic / atomic_cas: a legal memory order; a known kind;
+//                typed results (old value; CAS success is bool) and value
+//                operands; a supported element type on mutable memory; the
+//                addressed buffer's sharing domain recorded; a scope, once
+//                the atomic-scopes pass chose one, that covers that domain
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +67,9 @@ std::vector<AccessSummary> summarizeSegment(const Program &p, const Op &seg,
 
 /// [structured] checks of every structured op; called by verifyProgram.
 void verifyStructuredOps(const Program &p, std::vector<std::string> &errors);
+
+/// [atomic] checks of every atomic op; called by verifyProgram.
+void verifyAtomics(const Program &p, std::vector<std::string> &errors);
 
 /// Effect checks ([ownership], [conflicts], [dependences], [coverage]);
 /// called by verifyProgram.

@@ -13,6 +13,8 @@
 #include "Physical/PhysAffine.h"
 #include "Physical/Structured.h"
 
+#include "KIR/Atomic.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
@@ -41,7 +43,8 @@ public:
     walk(*seg.regions[0], [&](const Op &op) { bindRegionOp(op); });
     std::vector<AccessSummary> out;
     walk(*seg.regions[0], [&](const Op &op) {
-      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store)
+      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+          isAtomic(op.opcode))
         out.push_back(summarize(op));
     });
     return out;
@@ -78,7 +81,8 @@ private:
   AccessSummary summarize(const Op &op) {
     AccessSummary a;
     const Value *mem = op.memory();
-    a.write = op.opcode == Opcode::Store;
+    a.write = op.opcode != Opcode::Load; // an atomic writes too
+    a.atomic = isAtomic(op.opcode);
     a.elem = mem->type.elem;
     a.rank = mem->type.rank;
     a.loc = op.loc;
@@ -130,14 +134,14 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
                     std::vector<std::string> &errors) {
   std::map<int, const kir::Op *> kirStores;
   kir::walk(*k.body, [&](const kir::Op &op) {
-    if (op.opcode == kir::Opcode::Store)
-      kirStores[op.id] = &op;
+    if (op.opcode == kir::Opcode::Store || kir::isAtomic(op.opcode))
+      kirStores[op.id] = &op; // atomics write too
   });
   std::map<int, unsigned> covered;
   std::function<void(const Region &, IterSet)> visit = [&](const Region &r,
                                                            IterSet iters) {
     for (const auto &op : r.block.ops) {
-      if (op->opcode == Opcode::Store) {
+      if (op->opcode == Opcode::Store || isAtomic(op->opcode)) {
         int id = op->access.kirOp;
         ++covered[id];
         auto it = kirStores.find(id);
@@ -216,15 +220,30 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
   walk(*p.body, [&](const Op &op) {
     if (op.opcode == Opcode::Segment)
       segOps.push_back(&op);
-    if (op.opcode == Opcode::Store)
+    if (op.opcode == Opcode::Store || isAtomic(op.opcode))
       ++storesTotal;
   });
+  // Atomics of one top-level KIR op (one parallel_for) commute by contract;
+  // without the kernel every atomic counts as one unit.
+  std::map<int, int> topLevelOf;
+  if (kernel)
+    for (const auto &top : kernel->body->block.ops) {
+      auto mark = [&](const kir::Op &o) { topLevelOf[o.id] = top->id; };
+      mark(*top);
+      for (const auto &r : top->regions)
+        kir::walk(*r, mark);
+    }
   std::vector<std::vector<AccessSummary>> acc(segOps.size());
   std::vector<InstanceSpace> spaces(segOps.size());
   for (unsigned g = 0; g < segOps.size(); ++g) {
     acc[g] = summarizeSegment(p, *segOps[g], spaces[g]);
-    for (const AccessSummary &a : acc[g])
+    for (AccessSummary &a : acc[g]) {
       storesInSegments += a.write;
+      if (a.atomic && kernel) {
+        auto it = topLevelOf.find(a.kirOp);
+        a.atomicUnit = it == topLevelOf.end() ? -2 - a.kirOp : it->second;
+      }
+    }
   }
   std::vector<std::vector<AccessSummary> *> all;
   for (auto &a : acc)
@@ -240,7 +259,7 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
     if (b.scope != BufferScope::ExternalView)
       continue;
     std::set<unsigned> readers, writers;
-    bool orderedWriter = false;
+    bool orderedWriter = false, atomicWriter = false;
     for (unsigned g = 0; g < segOps.size(); ++g)
       for (const AccessSummary &a : acc[g]) {
         if (a.root != b.param)
@@ -248,6 +267,7 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
         unsigned group = segOps[g]->intAttr("group");
         (a.write ? writers : readers).insert(group);
         orderedWriter |= a.write && spaces[g].rank == 0;
+        atomicWriter |= a.atomic;
       }
     std::vector<unsigned> r(readers.begin(), readers.end());
     std::vector<unsigned> w(writers.begin(), writers.end());
@@ -262,6 +282,7 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
                        "; ownership must be unique");
     Ownership expected = w.empty()        ? Ownership::None
                          : orderedWriter ? Ownership::SingleInstance
+                         : atomicWriter  ? Ownership::Atomic
                                          : Ownership::InstanceUnique;
     if (b.ownership != expected)
       errors.push_back(at + "ownership is " + ownershipName(b.ownership).str() +

@@ -6,6 +6,7 @@
 #include "Construction/Groups.h"
 #include "Construction/ProgramSpace.h"
 #include "Construction/Worksets.h"
+#include "Physical/AtomicScope.h"
 #include "Physical/Verifier.h"
 
 #include <functional>
@@ -85,7 +86,12 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   bool ok = passes.run("build-worksets", buildWorksets, text(printWorksets), false) &&
             passes.run("form-groups", formGroups, text(printGroups), false) &&
             passes.run("assign-program-space", assignProgramSpace, program, false) &&
-            passes.run("emit-physical", emitPhysical, program, true);
+            passes.run("emit-physical", emitPhysical, program, true) &&
+            passes.run("atomic-scopes",
+                       [](ConstructionState &st) {
+                         phys::assignAtomicScopes(*st.program, st.remarks);
+                       },
+                       program, true);
   // Later physical passes go here, each followed by the verifier.
 
   result.remarks = s.remarks;

@@ -13,7 +13,8 @@
 #   [reference]  the intentc build exits 0 with INTENT_DEVICE=reference;
 #   [gpu]        with --gpu only: the intentc build exits 0 on the GPU.
 # Programs run with INTENT_CHECK_LAUNCHES=1, which makes the examples insist
-# that every kernel call counts as exactly one launch.
+# that every kernel call counts as exactly one launch; cpu mode runs with
+# INTENT_CPU_THREADS=3 INTENT_CPU_GRAIN=1 unless the environment sets them.
 #
 # usage: test/exec/run.sh [options] BUILD_DIR
 #   --gpu          also run every program with INTENT_DEVICE=gpu
@@ -229,7 +230,11 @@ run_program() {
       show_tail "$dir/build.log"
       continue
     fi
+    # cpu mode interleaves program instances on 3 host threads, one id at a
+    # time, so that races (and non-atomic atomics) show up.
     INTENT_DEVICE="$mode" INTENT_CHECK_LAUNCHES=1 \
+      INTENT_CPU_THREADS="${INTENT_CPU_THREADS:-3}" \
+      INTENT_CPU_GRAIN="${INTENT_CPU_GRAIN:-1}" \
       timeout "$timeout_s" "$bin" >"$dir/$mode.log" 2>&1
     rc=$?
     if [ "$rc" -eq 0 ]; then

@@ -1,0 +1,58 @@
+//===- EmitAtomic.cpp - CUDA emission of atomics ---------------------------===//
+//
+// `%old = atomic %y[%i], %v {kind = "add", order = "relaxed", scope = "gpu"}`
+// becomes
+//
+//   const float v7 = ::intent::rt::atomic_add<::intent::rt::atomic_scope::gpu,
+//                        ::intent::memory_order::relaxed>(&y.data()[...], v5);
+//
+// and atomic_cas binds the cas_result's two fields to the two SSA results.
+// In cpu mode the same calls are host __atomic builtins (atomics.hpp), so
+// program instances on several host threads stay atomic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit/ProgramEmitter.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace intent;
+using namespace intent::phys;
+using namespace intent::emit::detail;
+
+void ProgramEmitter::emitAtomic(const Op &op) {
+  std::string scope = op.strAttr("scope");
+  if (scope.empty())
+    llvm::report_fatal_error("CUDA emitter: atomic op " +
+                             llvm::Twine(op.id) +
+                             " has no scope (the atomic-scopes pass did not "
+                             "run)");
+  bool cas = op.opcode == Opcode::AtomicCas;
+  std::string fn = cas ? "atomic_cas" : "atomic_" + op.strAttr("kind");
+  std::string call = "::intent::rt::" + fn + "<::intent::rt::atomic_scope::" +
+                     scope + ", ::intent::memory_order::" +
+                     op.strAttr("order") + ">(&" + elementRef(op) + ", " +
+                     name(op.operands[1]);
+  if (cas)
+    call += ", " + name(op.operands[2]);
+  call += ")";
+  std::string elem = emit::cxxType(op.result(0)->type);
+  const Value *g = op.guard();
+  if (!cas) {
+    declare(op.result(), g ? name(g) + " ? " + call + " : " + elem + "{}"
+                           : call);
+    return;
+  }
+  std::string tmp = "c" + std::to_string(op.id);
+  indent();
+  os << "const ::intent::cas_result<" << elem << "> " << tmp << " = ";
+  if (g)
+    os << name(g) << " ? " << call << " : ::intent::cas_result<" << elem
+       << ">{" << elem << "{}, false}";
+  else
+    os << call;
+  os << ";\n";
+  declare(op.result(0), tmp + ".old");
+  declare(op.result(1), tmp + ".success");
+}

@@ -1,0 +1,83 @@
+//===- AtomicScope.cpp - Pass: atomic-scopes --------------------------------===//
+
+#include "Physical/AtomicScope.h"
+
+using namespace intent;
+using namespace intent::phys;
+
+const Buffer *intent::phys::bufferOf(const Program &p, const Value *mem) {
+  if (mem->isBlockArg() && mem->owner == &p.body->block) {
+    for (const Buffer &b : p.buffers)
+      if (b.scope == BufferScope::ExternalView &&
+          b.param == static_cast<int>(mem->argNo))
+        return &b;
+    return nullptr;
+  }
+  if (mem->def && mem->def->opcode == Opcode::Alloc) {
+    int64_t id = mem->def->intAttr("buffer", -1);
+    if (id >= 0 && id < static_cast<int64_t>(p.buffers.size()))
+      return &p.buffers[id];
+  }
+  return nullptr;
+}
+
+llvm::StringRef intent::phys::scopeFor(Sharing s) {
+  switch (s) {
+  case Sharing::None:
+    return "";
+  case Sharing::Instance:
+  case Sharing::CTA:
+    return "cta";
+  case Sharing::Launch:
+    return "gpu";
+  case Sharing::System:
+    return "sys";
+  }
+  return "";
+}
+
+bool intent::phys::scopeCovers(llvm::StringRef scope, Sharing s) {
+  auto rank = [](llvm::StringRef sc) {
+    return sc == "cta" ? 1 : sc == "gpu" ? 2 : sc == "sys" ? 3 : 0;
+  };
+  llvm::StringRef need = scopeFor(s);
+  return rank(scope) > 0 && !need.empty() && rank(scope) >= rank(need);
+}
+
+static std::string why(const Buffer &b, llvm::StringRef name) {
+  switch (b.sharing) {
+  case Sharing::Launch:
+    return b.scope == BufferScope::ExternalView
+               ? name.str() + " is an external view shared by all instances "
+                              "of the launch"
+               : name.str() + " is shared by all instances of the launch";
+  case Sharing::CTA:
+    return name.str() + " is shared only by the instances of one CTA";
+  case Sharing::Instance:
+    return name.str() + " is private to one instance";
+  case Sharing::System:
+    return name.str() + " is shared with the host or other devices";
+  case Sharing::None:
+    break;
+  }
+  return "";
+}
+
+void intent::phys::assignAtomicScopes(Program &p, std::vector<Remark> &remarks) {
+  walkMutable(*p.body, [&](Op &op) {
+    if (!isAtomic(op.opcode))
+      return;
+    const Buffer *b = bufferOf(p, op.memory());
+    if (!b || b->sharing == Sharing::None)
+      return;
+    llvm::StringRef scope = scopeFor(b->sharing);
+    op.setAttr("scope", scope.str());
+    std::string what = op.opcode == Opcode::AtomicCas
+                           ? std::string("atomic_cas")
+                           : "atomic_" + op.strAttr("kind");
+    remarks.push_back({op.loc, what + " on " + b->name + ": scope " +
+                                   scope.str() + " (" + why(*b, b->name) +
+                                   "; memory order " + op.strAttr("order") +
+                                   ")"});
+  });
+}

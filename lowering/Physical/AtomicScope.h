@@ -1,0 +1,48 @@
+//===- AtomicScope.h - Atomics: sharing domain -> hardware scope -*- C++ -*-===//
+//
+// The CUDA scope of an atomic (the threads it is atomic and ordered with:
+// cta, gpu or sys) is not a KIR fact. It follows from the physical mapping:
+// which program instances may touch the addressed element concurrently,
+// recorded as the buffer's sharing domain (Buffer::sharing). The rule, used
+// by the atomic-scopes pass and checked by the verifier:
+//
+//   sharing instance -> cta  (nothing else touches it; the narrowest scope)
+//   sharing cta      -> cta  (memory shared by the threads of one CTA)
+//   sharing launch   -> gpu  (external views, workspaces: every instance of
+//                             the launch, possibly in different CTAs)
+//   sharing system   -> sys  (also the host or other devices meanwhile)
+//
+// A wider scope than the rule's is legal (only slower); a narrower one is not.
+// No construction output has sharing instance, cta or system yet.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PHYSICAL_ATOMICSCOPE_H
+#define INTENT_PHYSICAL_ATOMICSCOPE_H
+
+#include "Physical/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace intent::phys {
+
+/// The buffer record an access's memory operand refers to (an external
+/// view's record, or the record of the alloc's `buffer`), or null.
+const Buffer *bufferOf(const Program &p, const Value *mem);
+
+/// The narrowest scope that covers `s` ("cta", "gpu", "sys"), or "" for
+/// Sharing::None.
+llvm::StringRef scopeFor(Sharing s);
+/// True when scope `scope` covers sharing domain `s`.
+bool scopeCovers(llvm::StringRef scope, Sharing s);
+
+/// Pass atomic-scopes: sets attr `scope` on every atomic from its buffer's
+/// sharing domain and adds a remark per atomic saying what it chose and why.
+/// Atomics whose buffer records no sharing domain are left without a scope
+/// (the verifier reports them).
+void assignAtomicScopes(Program &p, std::vector<Remark> &remarks);
+
+} // namespace intent::phys
+
+#endif // INTENT_PHYSICAL_ATOMICSCOPE_H
