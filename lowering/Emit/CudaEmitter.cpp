@@ -482,6 +482,11 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   case Opcode::Alloc:
     llvm::report_fatal_error("CUDA emitter: buffers are not emitted yet");
   case Opcode::Load: {
+    auto over = loadOverride.find(&op);
+    if (over != loadOverride.end()) {
+      declare(op.result(), over->second);
+      return;
+    }
     std::string ref = elementRef(op);
     if (const Value *g = op.guard())
       ref = name(g) + " ? " + ref + " : " +
@@ -523,6 +528,9 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   case Opcode::ArgReduce:
     emitArgReduce(op, pid);
+    return;
+  case Opcode::GridReduce:
+    emitGridReduce(op, pid);
     return;
   case Opcode::Yield:
     emitYield(op);
@@ -641,6 +649,19 @@ void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
 }
 
 void ProgramEmitter::emitGlobal() {
+  if (p.scope == ExecScope::CTA) {
+    // One program per CTA; the loop condition is uniform over the CTA, so
+    // the program's barriers are legal (docs/runtime.md).
+    const char *s = "::intent::rt::exec_scope::cta";
+    os << "__global__ void __launch_bounds__(" << p.ctaThreads << ") " << m
+       << "_kernel(" << m << "_args a, int64_t total) {\n"
+       << "  for (int64_t pid = ::intent::rt::program_begin<" << s
+       << ">(); pid < total; pid += ::intent::rt::program_stride<" << s
+       << ">())\n"
+       << "    " << m << "_program(pid, a);\n"
+       << "}\n\n";
+    return;
+  }
   os << "__global__ void " << m << "_kernel(" << m
      << "_args a, int64_t total) {\n"
      << "  const int64_t stride = static_cast<int64_t>(gridDim.x) * "
@@ -665,7 +686,22 @@ void ProgramEmitter::emitWrapper() {
      << "_eval(__intent_args);\n";
   os << "  intent::rt::launch_config __intent_config;\n";
   os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
-  os << "  __intent_config.block = " << opts.blockSize << ";\n";
+  if (p.scope == ExecScope::CTA) {
+    os << "  __intent_config.scope = ::intent::rt::exec_scope::cta;\n";
+    os << "  __intent_config.block = " << p.ctaThreads << ";\n";
+    os << "  __intent_config.shared_bytes = " << p.sharedBytes << ";\n";
+  } else {
+    os << "  __intent_config.block = " << opts.blockSize << ";\n";
+  }
+  int64_t workspaceBytes = 0;
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace)
+      workspaceBytes += b.size * (kir::Type::scalar(b.elem).bitWidth() / 8);
+  if (workspaceBytes) {
+    // Kept zero: the kernel leaves it zero (docs/passes.md), so no memset.
+    os << "  __intent_config.workspace_bytes = " << workspaceBytes << ";\n";
+    os << "  __intent_config.workspace_kept_zero = true;\n";
+  }
   os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
      << "__intent_config, __intent_args, " << m << "_kernel);\n";
   os << "}\n\n";

@@ -18,6 +18,7 @@
 #include "Emit/CudaEmitter.h"
 #include "Physical/IR.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,13 @@ private:
   /// argreduce: the comparison of include/intent/argreduce.hpp, with the
   /// op's which/tie/nan attributes folded into the generated code.
   void emitArgReduce(const phys::Op &op, const std::string &pid);
+
+  // --- Cooperative constructs (EmitGridReduce.cpp) ---------------------------
+  /// grid_reduce: per-program partials, the CTA tree, the arrival counter in
+  /// the invocation workspace, the last program's fold and the rest.
+  void emitGridReduce(const phys::Op &op, const std::string &pid);
+  /// Loads whose value comes from an already loaded vector (C++ expression).
+  std::map<const phys::Op *, std::string> loadOverride;
 
   // --- Entry points -------------------------------------------------------------
   void emitGlobal();

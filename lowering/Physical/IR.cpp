@@ -249,6 +249,8 @@ llvm::StringRef intent::phys::opcodeName(Opcode op) {
     return "continue";
   case Opcode::Return:
     return "return";
+  case Opcode::GridReduce:
+    return "grid_reduce";
   }
   llvm_unreachable("bad opcode");
 }

@@ -32,6 +32,12 @@
 //                slicing relation, with no segment bound leaking as an
 //                observable value; callbacks without stores where the op's
 //                semantics has none
+//   [coop]       cooperative constructs (docs/passes.md): exec scope cta
+//                for them, a grid_reduce directly in its split segment with
+//                (local, count) operands, one top-level reduce/argreduce
+//                that may be reassociated, only pure code or loads before
+//                it, shuffle-able accumulator types, a kept-zero invocation
+//                workspace and shared memory big enough
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +57,9 @@ namespace intent::phys {
 /// when there is none.
 bool verifyProgram(const Program &p, const kir::Kernel *kernel,
                    std::vector<std::string> &errors);
+
+/// [coop] checks (VerifierCoop.cpp); runs on a structurally valid program.
+void verifyCooperative(const Program &p, std::vector<std::string> &errors);
 
 /// The accesses of one segment as conflict-analysis summaries (instance
 /// coordinates are the segment's delinearize results). Used by the verifier

@@ -6,6 +6,7 @@
 #include "Construction/Groups.h"
 #include "Construction/ProgramSpace.h"
 #include "Construction/Worksets.h"
+#include "Passes/Passes.h"
 #include "Physical/Verifier.h"
 
 #include <functional>
@@ -86,7 +87,9 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
             passes.run("form-groups", formGroups, text(printGroups), false) &&
             passes.run("assign-program-space", assignProgramSpace, program, false) &&
             passes.run("emit-physical", emitPhysical, program, true);
-  // Later physical passes go here, each followed by the verifier.
+  // Physical passes (docs/passes.md), each followed by the verifier.
+  if (ok && opts.physicalPasses)
+    ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true);
 
   result.remarks = s.remarks;
   result.errors = s.errors;

@@ -4,6 +4,8 @@
 //   intent-opt --construct FILE.kir     print the physical program(s)
 //     --print-after-all                 the state after every pass
 //     --verify-each=false               skip the verifier between passes
+//     --no-physical-passes              stop after construction (no
+//                                       grid-reduce, ...; docs/passes.md)
 //   intent-opt --emit-cuda FILE.kir     construct, then print the .kernels.cu
 //     --remarks                         print construction remarks (stderr)
 //     --no-locs                         omit loc(...) and origin(...)
@@ -34,6 +36,7 @@ bool verifyEach = true;
 bool remarks = false;
 bool noLocs = false;
 bool emitCuda = false;
+bool physicalPasses = true;
 
 bool parseArgs(int argc, char **argv) {
   bool haveInput = false;
@@ -54,6 +57,8 @@ bool parseArgs(int argc, char **argv) {
         runConstruct = emitCuda = true;
       else if (a == "no-locs")
         noLocs = true;
+      else if (a == "no-physical-passes")
+        physicalPasses = false;
       else if (a.empty() && !haveInput)
         haveInput = true; // "-": stdin
       else {
@@ -115,6 +120,7 @@ int main(int argc, char **argv) {
   for (const auto &k : m->kernels) {
     PipelineOptions opts;
     opts.verifyEach = verifyEach;
+    opts.physicalPasses = physicalPasses;
     opts.printAfterAll = printAfterAll;
     opts.log = printAfterAll ? &llvm::outs() : nullptr;
     PipelineResult r = runPipeline(*k, opts);
