@@ -129,7 +129,10 @@ void cudaLaunch(const LaunchRequest &Request, index Total) {
   index MaxGrid = deviceMaxGrid();
   if (maxGridOverride() > 0 && maxGridOverride() < MaxGrid)
     MaxGrid = maxGridOverride();
-  index Grid = gridSize(Total, Config.block, MaxGrid);
+  // One program per thread, per warp or per CTA.
+  index Grid = gridSize(
+      Total, static_cast<int>(programsPerCta(Config.scope, Config.block)),
+      MaxGrid);
 
   // Above 48 KiB, dynamic shared memory must be opted into per function.
   if (Config.shared_bytes > 48 * 1024) {

@@ -118,9 +118,11 @@ private:
 
 } // namespace
 
-void runOnHost(HostRangeFn Entry, const void *Args, index Total) {
+void runOnHost(HostRangeFn Entry, const void *Args, index Total,
+               index Grain) {
   int Threads = cpuThreads();
-  index Grain = cpuGrain();
+  if (Grain <= 0)
+    Grain = cpuGrain();
   // Enough chunks to balance the load, none smaller than the grain.
   index Chunk = std::max(Grain, Total / (static_cast<index>(Threads) * 8) + 1);
   if (Threads == 1 || Total <= Chunk) {

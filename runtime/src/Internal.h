@@ -66,9 +66,25 @@ const kernel_info *lastLaunch();
 //===--- Host execution (HostPool.cpp) -----------------------------------===//
 
 /// Runs Entry over program ids [0, Total) on the cpu-mode worker threads and
-/// the calling thread; returns when all ids ran. Rethrows the first
-/// exception a program threw.
-void runOnHost(HostRangeFn Entry, const void *Args, index Total);
+/// the calling thread, in chunks of at least Grain ids (0: INTENT_CPU_GRAIN);
+/// returns when all ids ran. Rethrows the first exception a program threw.
+void runOnHost(HostRangeFn Entry, const void *Args, index Total,
+               index Grain = 0);
+
+//===--- Cooperative kernels in cpu mode (HostFibers.cpp) ----------------===//
+
+/// Program instances per CTA: block threads, block / 32 warps, or 1 CTA.
+index programsPerCta(exec_scope Scope, int Block);
+
+/// The cpu-mode grid of a cooperative launch: enough CTAs for Total
+/// programs, at most 4 per host thread (and INTENT_MAX_GRID); the program-id
+/// loop covers the rest.
+index cpuCooperativeGrid(index Total, exec_scope Scope, int Block);
+
+/// Runs a launch of scope warp or cta on host fibers: the CTAs of the cpu
+/// grid on the pool, one at a time per host thread, each CUDA thread a fiber
+/// running Request.FiberEntry.
+void runCooperativeOnHost(const LaunchRequest &Request);
 
 //===--- Memory (Memory.cpp) ---------------------------------------------===//
 
@@ -76,6 +92,21 @@ void runOnHost(HostRangeFn Entry, const void *Args, index Total);
 /// memory, zero-filled on request, valid until the next call. Grows the pool
 /// on demand; the caller holds launchMutex().
 void *workspace(std::size_t Bytes, bool Zero);
+
+/// The kept-zero workspace (launch_config::workspace_kept_zero): at least
+/// Bytes (256-byte aligned) of mode memory from a separate pool, zero-filled
+/// only when the pool (re)allocates it or after markKeptZeroDirty(); the
+/// kernel leaves it zero. The caller holds launchMutex().
+void *keptZeroWorkspace(std::size_t Bytes);
+
+/// A kept-zero launch failed before it could restore the zeros: the next
+/// keptZeroWorkspace() zero-fills again.
+void markKeptZeroDirty();
+/// The kept-zero launch ended as promised.
+void clearKeptZeroDirty();
+
+/// cpu mode: whether the first Bytes of the kept-zero workspace are zero.
+bool keptZeroIsZero(std::size_t Bytes);
 
 //===--- CUDA (Cuda.cpp) -------------------------------------------------===//
 
@@ -92,7 +123,8 @@ void cudaCopyToDevice(void *Dst, const void *Src, std::size_t Bytes);
 void cudaCopyToHost(void *Dst, const void *Src, std::size_t Bytes);
 void cudaSynchronize();
 
-/// Launches Request's __global__ on the runtime's stream.
+/// Launches Request's __global__ on the runtime's stream, with
+/// grid = min(ceil(Total / programs per CTA), max grid).
 void cudaLaunch(const LaunchRequest &Request, index Total);
 
 } // namespace detail

@@ -43,23 +43,49 @@ void launch(const LaunchRequest &Request) {
   if (Config.block < 1 || Config.block > 1024)
     fail(describe(*Request.Info) + " has an invalid block size " +
          std::to_string(Config.block));
+  const bool Cooperative = Config.scope != exec_scope::thread;
+  if (Cooperative && Config.block % warp_size != 0)
+    fail(describe(*Request.Info) + " has block size " +
+         std::to_string(Config.block) + ", not a multiple of 32, for exec " +
+         "scope " + (Config.scope == exec_scope::warp ? "warp" : "cta"));
   countLaunch(Config.total);
   if (Config.total <= 0)
     return;
 
   std::lock_guard<std::mutex> Lock(launchMutex());
+  const bool KeptZero = Config.workspace_kept_zero;
   *Request.WorkspaceSlot =
-      workspace(Config.workspace_bytes, Config.zero_workspace);
+      KeptZero ? keptZeroWorkspace(Config.workspace_bytes)
+               : workspace(Config.workspace_bytes, Config.zero_workspace);
   if (Mode == device_mode::gpu) {
+    // Dirty until the launch is known to have been issued; a fault during
+    // the kernel ends the CUDA context anyway.
+    if (KeptZero)
+      markKeptZeroDirty();
     cudaLaunch(Request, Config.total);
+    if (KeptZero)
+      clearKeptZeroDirty();
     return;
   }
   try {
-    runOnHost(Request.HostEntry, Request.Args, Config.total);
+    if (KeptZero)
+      markKeptZeroDirty();
+    if (Cooperative)
+      runCooperativeOnHost(Request);
+    else
+      runOnHost(Request.HostEntry, Request.Args, Config.total);
   } catch (const error &) {
     throw;
   } catch (const std::exception &E) {
     fail(describe(*Request.Info) + " failed on the host: " + E.what());
+  }
+  // The kernel promised to leave the kept-zero bytes zero: hold it to that
+  // in cpu mode, where checking costs a scan of the host buffer.
+  if (KeptZero) {
+    if (!keptZeroIsZero(Config.workspace_bytes))
+      fail(describe(*Request.Info) +
+           " left its kept-zero workspace (workspace_kept_zero) non-zero");
+    clearKeptZeroDirty();
   }
 }
 

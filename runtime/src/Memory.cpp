@@ -95,31 +95,75 @@ void copy_from_mode(void *Dst, const void *Src, std::size_t Bytes) {
     std::memcpy(Dst, Src, Bytes);
 }
 
+namespace {
+
+/// Makes Pool hold at least Bytes; a new buffer is zero-filled (both
+/// allocators zero). Returns whether it allocated.
+bool growPool(WorkspacePool &Pool, std::size_t Bytes, bool Gpu) {
+  if (Bytes <= Pool.Capacity)
+    return false;
+  // Grow geometrically so that a slowly growing sequence of launches
+  // reallocates O(log n) times.
+  std::size_t Capacity = 4096;
+  while (Capacity < Bytes)
+    Capacity *= 2;
+  if (Pool.Buffer)
+    Gpu ? cudaDeallocate(Pool.Buffer) : hostDeallocate(Pool.Buffer);
+  Pool.Buffer = nullptr;
+  Pool.Capacity = 0;
+  Pool.Buffer = Gpu ? cudaAllocate(Capacity) : hostAllocate(Capacity);
+  if (Gpu)
+    cudaMemset(Pool.Buffer, Capacity);
+  Pool.Capacity = Capacity;
+  return true;
+}
+
+WorkspacePool KeptZeroPool;
+bool KeptZeroDirty = false;
+
+} // namespace
+
 void *workspace(std::size_t Bytes, bool Zero) {
   if (Bytes == 0)
     return nullptr;
   static WorkspacePool Pool;
   bool Gpu = mode() == device_mode::gpu;
-  if (Bytes > Pool.Capacity) {
-    // Grow geometrically so that a slowly growing sequence of launches
-    // reallocates O(log n) times.
-    std::size_t Capacity = 4096;
-    while (Capacity < Bytes)
-      Capacity *= 2;
-    if (Pool.Buffer)
-      Gpu ? cudaDeallocate(Pool.Buffer) : hostDeallocate(Pool.Buffer);
-    Pool.Buffer = nullptr;
-    Pool.Capacity = 0;
-    Pool.Buffer = Gpu ? cudaAllocate(Capacity) : hostAllocate(Capacity);
-    Pool.Capacity = Capacity;
-  }
-  if (Zero) {
+  bool Fresh = growPool(Pool, Bytes, Gpu);
+  if (Zero && !Fresh) {
     if (Gpu)
       cudaMemset(Pool.Buffer, Bytes);
     else
       std::memset(Pool.Buffer, 0, Bytes);
   }
   return Pool.Buffer;
+}
+
+void *keptZeroWorkspace(std::size_t Bytes) {
+  if (Bytes == 0)
+    return nullptr;
+  bool Gpu = mode() == device_mode::gpu;
+  // A new buffer is zero in full, so the bytes past an earlier, shorter
+  // launch's are zero as well.
+  bool Fresh = growPool(KeptZeroPool, Bytes, Gpu);
+  if (KeptZeroDirty && !Fresh) {
+    if (Gpu)
+      cudaMemset(KeptZeroPool.Buffer, KeptZeroPool.Capacity);
+    else
+      std::memset(KeptZeroPool.Buffer, 0, KeptZeroPool.Capacity);
+  }
+  KeptZeroDirty = false;
+  return KeptZeroPool.Buffer;
+}
+
+void markKeptZeroDirty() { KeptZeroDirty = true; }
+void clearKeptZeroDirty() { KeptZeroDirty = false; }
+
+bool keptZeroIsZero(std::size_t Bytes) {
+  const auto *P = static_cast<const unsigned char *>(KeptZeroPool.Buffer);
+  for (std::size_t I = 0; I < Bytes; ++I)
+    if (P[I] != 0)
+      return false;
+  return true;
 }
 
 } // namespace detail

@@ -76,7 +76,11 @@ public:
     for (std::size_t I = 0; I < Got.size(); ++I) {
       double G = static_cast<double>(Got[I]), W = static_cast<double>(Want[I]);
       double Err = std::fabs(G - W);
-      if (Err > RelTol * std::fmax(1.0, std::fabs(W))) {
+      // NaN matches only NaN (a NaN difference would compare as "near").
+      bool Bad = std::isnan(G) || std::isnan(W)
+                     ? std::isnan(G) != std::isnan(W)
+                     : Err > RelTol * std::fmax(1.0, std::fabs(W));
+      if (Bad) {
         expect(false, What + ": element " + std::to_string(I) + " is " +
                           std::to_string(G) + ", expected " +
                           std::to_string(W));

@@ -1,5 +1,5 @@
-// Compile-only: every device helper of intent/runtime/device.hpp and
-// atomics.hpp instantiated in device code for the target architecture, so a
+// Compile-only: every device helper of intent/runtime/device.hpp, coop.hpp
+// and atomics.hpp instantiated in device code for the target architecture, so a
 // helper that only compiles for the host (cpu mode) cannot slip through.
 #include <intent/runtime/kernel.hpp>
 
@@ -59,7 +59,43 @@ __global__ void helpers(intent::view<float, 2> V, void *W, index Total) {
   F[1] = Rng.uniform(static_cast<std::uint64_t>(Total));
 }
 
+struct Pair {
+  short A, B;
+};
+
+/// Every shuffle of coop.hpp for one type.
+template <class T> __device__ T allShuffles(T V) {
+  V = rt::warp_shfl_xor(V, 1);
+  V = rt::warp_shfl(V, rt::lane() + 1);
+  return rt::warp_shfl_down(V, 2);
+}
+
+/// The cooperative helpers, in the program-id loops of both scopes.
+template <rt::exec_scope S> __global__ void coop(double *Out, index Total) {
+  for (index Pid = rt::program_begin<S>(); Pid < Total;
+       Pid += rt::program_stride<S>()) {
+    double *Shared = rt::cta_shared<double>(16);
+    Shared[rt::cta_thread()] = static_cast<double>(
+        Pid + rt::cta_id() + rt::cta_count() + rt::cta_size() +
+        rt::warp_in_cta());
+    rt::cta_barrier();
+    double D = allShuffles(Shared[(rt::cta_thread() + 1) % rt::cta_size()]);
+    D += allShuffles(static_cast<float>(D));
+    D += allShuffles(static_cast<int>(D)) + allShuffles(static_cast<unsigned>(D));
+    D += allShuffles(static_cast<long long>(D)) +
+         allShuffles(static_cast<unsigned long long>(D));
+    D += allShuffles(D > 0.0) ? 1.0 : 0.0;
+    D += allShuffles(Pair{static_cast<short>(D), 1}).A;
+    rt::warp_barrier();
+    Out[Pid * 32 + rt::lane()] = D;
+  }
+}
+
 } // namespace
 
-/// Keeps the kernel referenced.
+/// Keeps the kernels referenced.
 void *device_helpers_entry() { return reinterpret_cast<void *>(&helpers); }
+void *device_helpers_coop_entry(bool Warp) {
+  return Warp ? reinterpret_cast<void *>(&coop<rt::exec_scope::warp>)
+              : reinterpret_cast<void *>(&coop<rt::exec_scope::cta>);
+}

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -192,6 +193,65 @@ TEST(Workspace, AlignedZeroedGrownAndReused) {
   R[Big - 1] = 1;
   // Smaller again: reused.
   EXPECT_EQ(rt::detail::workspace(10, false), R);
+}
+
+TEST(Workspace, KeptZeroPoolZeroedOnceAndSeparate) {
+  std::lock_guard<std::mutex> Lock(rt::detail::launchMutex());
+  EXPECT_EQ(rt::detail::keptZeroWorkspace(0), nullptr);
+  auto *P = static_cast<unsigned char *>(rt::detail::keptZeroWorkspace(100));
+  ASSERT_NE(P, nullptr);
+  EXPECT_TRUE(rt::is_aligned(P, 256));
+  EXPECT_NE(static_cast<void *>(P), rt::detail::workspace(100, false));
+  for (int I = 0; I < 100; ++I)
+    ASSERT_EQ(P[I], 0) << I;
+  // No memset per launch: what a (misbehaving) kernel leaves stays.
+  P[3] = 9;
+  auto *Q = static_cast<unsigned char *>(rt::detail::keptZeroWorkspace(64));
+  EXPECT_EQ(Q, P);
+  EXPECT_EQ(Q[3], 9);
+  EXPECT_FALSE(rt::detail::keptZeroIsZero(64));
+  EXPECT_TRUE(rt::detail::keptZeroIsZero(3));
+  // After a failed launch the runtime zeroes it again, once.
+  rt::detail::markKeptZeroDirty();
+  Q = static_cast<unsigned char *>(rt::detail::keptZeroWorkspace(64));
+  EXPECT_EQ(Q, P);
+  EXPECT_EQ(Q[3], 0);
+  EXPECT_TRUE(rt::detail::keptZeroIsZero(100));
+  // Larger: a new buffer, zero in full.
+  const std::size_t Big = 1 << 20;
+  auto *R = static_cast<unsigned char *>(rt::detail::keptZeroWorkspace(Big));
+  ASSERT_NE(R, nullptr);
+  EXPECT_TRUE(rt::is_aligned(R, 256));
+  EXPECT_TRUE(rt::detail::keptZeroIsZero(Big));
+}
+
+TEST(Coop, ProgramsPerCtaAndCpuGrid) {
+  using rt::exec_scope;
+  using rt::detail::programsPerCta;
+  EXPECT_EQ(programsPerCta(exec_scope::thread, 256), 256);
+  EXPECT_EQ(programsPerCta(exec_scope::warp, 256), 8);
+  EXPECT_EQ(programsPerCta(exec_scope::warp, 32), 1);
+  EXPECT_EQ(programsPerCta(exec_scope::cta, 1024), 1);
+  const index Cap = 4 * rt::detail::cpuThreads();
+  using rt::detail::cpuCooperativeGrid;
+  EXPECT_EQ(cpuCooperativeGrid(0, exec_scope::cta, 256), 0);
+  EXPECT_EQ(cpuCooperativeGrid(1, exec_scope::cta, 256), 1);
+  EXPECT_EQ(cpuCooperativeGrid(1, exec_scope::warp, 256), 1);
+  EXPECT_EQ(cpuCooperativeGrid(9, exec_scope::warp, 256), std::min<index>(2, Cap));
+  EXPECT_EQ(cpuCooperativeGrid(index(1) << 40, exec_scope::cta, 64), Cap);
+}
+
+TEST(Coop, HostHelpersOutsideACooperativeLaunch) {
+  // A CTA of one thread; barriers are errors, not hangs.
+  EXPECT_EQ(rt::cta_thread(), 0);
+  EXPECT_EQ(rt::cta_size(), 1);
+  EXPECT_EQ(rt::cta_id(), 0);
+  EXPECT_EQ(rt::cta_count(), 1);
+  EXPECT_EQ(rt::program_begin<rt::exec_scope::thread>(), 0);
+  EXPECT_EQ(rt::program_stride<rt::exec_scope::thread>(), 1);
+  EXPECT_THROW(rt::cta_barrier(), std::logic_error);
+  EXPECT_THROW(rt::warp_barrier(), std::logic_error);
+  EXPECT_THROW(rt::warp_shfl_xor(1, 1), std::logic_error);
 }
 
 /// Counts how often each id ran.

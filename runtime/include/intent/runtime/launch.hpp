@@ -6,10 +6,12 @@
 //   intent::rt::launch<Program>(Info, Config, Args, Kernel);
 //
 // Program is the __host__ __device__ function running one program id, Kernel
-// the __global__ grid-stride loop around it. In gpu mode the runtime launches
-// Kernel on its stream with grid = min(ceil(total / block), max grid); in cpu
-// mode it calls Program for every id in [0, total) on host threads. Needs no
-// CUDA header: the runtime library does the CUDA calls.
+// the __global__ program-id loop around it. In gpu mode the runtime launches
+// Kernel on its stream with grid = min(ceil(total * threads per program /
+// block), max grid); in cpu mode it calls Program for every id in [0, total)
+// on host threads (for a cooperative kernel, exec scope warp or cta, on the
+// host fibers of coop.hpp). Needs no CUDA header: the runtime library does
+// the CUDA calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 
 #include "intent/core.hpp"
 #include "intent/runtime/api.hpp"
+#include "intent/runtime/coop.hpp"
 
 #include <cstddef>
 #include <type_traits>
@@ -38,10 +41,12 @@ struct kernel_info {
 
 /// The shape of one launch.
 struct launch_config {
-  /// The number of program ids, sum of the segment lengths. 0 (or less)
-  /// launches nothing.
+  /// The number of program ids (instances), sum of the segment lengths: one
+  /// per thread for scope thread, per warp for scope warp, per CTA for scope
+  /// cta. 0 (or less) launches nothing.
   index total = 0;
-  /// CUDA threads per block in gpu mode (1..1024).
+  /// CUDA threads per block (CTA), 1..1024; a multiple of 32 for scopes warp
+  /// and cta. In cpu mode the number of fibers of a cooperative CTA.
   int block = 256;
   /// Bytes of invocation workspace the kernel needs; the runtime stores a
   /// pointer to at least that many bytes (256-byte aligned, from a pool
@@ -49,14 +54,26 @@ struct launch_config {
   std::size_t workspace_bytes = 0;
   /// Whether the workspace must read as zero when the kernel starts.
   bool zero_workspace = false;
-  /// Dynamic shared memory per block in gpu mode.
+  /// Dynamic shared memory per block (cta_shared()); in cpu mode the size
+  /// of the host buffer of each cooperative CTA being run.
   std::size_t shared_bytes = 0;
+  /// Who runs one program instance: a thread, a warp or a CTA.
+  exec_scope scope = exec_scope::thread;
+  /// The first workspace_bytes of the workspace are zero at kernel start
+  /// without a memset per launch: they come from a separate pool zeroed
+  /// once when (re)allocated, and the kernel promises to leave them zero
+  /// when it ends (docs/runtime.md §4). zero_workspace is then redundant.
+  bool workspace_kept_zero = false;
 };
 
 namespace detail {
 
 /// Runs program ids [Begin, End) of one launch on the calling host thread.
 using HostRangeFn = void (*)(const void *Args, index Begin, index End);
+
+/// The body of one cpu-mode fiber (CUDA thread) of a cooperative launch:
+/// the program-id loop of its scope over [0, Total).
+using FiberBodyFn = void (*)(const void *Args, index Total);
 
 /// A type-erased launch, what rt::launch hands to the runtime library.
 struct LaunchRequest {
@@ -69,8 +86,10 @@ struct LaunchRequest {
   void **WorkspaceSlot;
   /// The __global__ function's host stub: void(Args, index).
   const void *DeviceEntry;
-  /// The cpu-mode entry.
+  /// The cpu-mode entry (scope thread).
   HostRangeFn HostEntry;
+  /// The cpu-mode fiber body (scopes warp and cta).
+  FiberBodyFn FiberEntry;
 };
 
 /// Counts the launch, then runs it in the current mode. Defined in the
@@ -86,10 +105,22 @@ void runPrograms(const void *ArgsPtr, index Begin, index End) {
     Program(Id, A);
 }
 
+/// The cpu-mode fiber body of a cooperative Program: the same program-id
+/// loop as the kernel's __global__, run by every fiber of every CTA.
+template <class Args, void (*Program)(index, const Args &), exec_scope S>
+void runFiber(const void *ArgsPtr, index Total) {
+  const Args &A = *static_cast<const Args *>(ArgsPtr);
+  for (index Id = program_begin<S>(); Id < Total; Id += program_stride<S>())
+    Program(Id, A);
+}
+
 } // namespace detail
 
 /// Launches one kernel call: every program id in [0, Config.total) runs
-/// Program(id, A) exactly once, on the GPU (through Kernel) or on the host.
+/// Program(id, A) exactly once, on the GPU (through Kernel) or on the host;
+/// with Config.scope warp (cta) "once" means by all threads of one warp
+/// (CTA), which Kernel's program-id loop (program_begin / program_stride)
+/// and, in cpu mode, the host fibers arrange.
 /// A must have a member `void *workspace`, which the runtime fills. Counts
 /// one launch (launch_count()) even when total is 0. Throws rt::error naming
 /// Info when the launch fails.
@@ -106,7 +137,10 @@ void launch(const kernel_info &Info, const launch_config &Config, Args &A,
       &A,
       &A.workspace,
       reinterpret_cast<const void *>(Kernel),
-      &detail::runPrograms<Args, Program>};
+      &detail::runPrograms<Args, Program>,
+      Config.scope == exec_scope::warp
+          ? &detail::runFiber<Args, Program, exec_scope::warp>
+          : &detail::runFiber<Args, Program, exec_scope::cta>};
   detail::launch(Request);
 }
 
