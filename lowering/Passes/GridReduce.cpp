@@ -116,9 +116,12 @@ void retarget(Value *v, unsigned e) {
 
 void intent::passes::gridReduce(construct::ConstructionState &s) {
   Program &p = *s.program;
-  Op *segOp = nullptr, *target = nullptr;
-  std::string why = rejection(p, segOp, target);
-  if (!why.empty()) {
+  std::string what, why = applyGridReduce(p, what);
+  if (why.empty()) {
+    s.remark(p.segments[0].loc, what);
+    return;
+  }
+  {
     // Only worth a remark where a reduction was a candidate.
     bool hasReduce = false;
     walk(*p.body, [&](const Op &op) {
@@ -126,8 +129,15 @@ void intent::passes::gridReduce(construct::ConstructionState &s) {
     });
     if (hasReduce && p.segments.size() == 1 && p.segments[0].ordered)
       s.remark(p.segments[0].loc, "grid-reduce: not applied: " + why);
-    return;
   }
+}
+
+std::string intent::passes::applyGridReduce(Program &p, std::string &what,
+                                            bool gate) {
+  Op *segOp = nullptr, *target = nullptr;
+  std::string why = rejection(p, segOp, target);
+  if (!why.empty() && (gate || !segOp || !target))
+    return why;
   using K = LaunchExpr::Kind;
   int elemBytes = streamedElementBytes(*target);
   int64_t vector = elemBytes == 0 ? 1 : std::min<int64_t>(4, 16 / elemBytes);
@@ -208,12 +218,12 @@ void intent::passes::gridReduce(construct::ConstructionState &s) {
   bld.yield();
   segBlock.ops.push_back(std::move(terminator));
 
-  s.remark(seg.loc,
-           "grid-reduce: the " + opcodeName(target->opcode).str() +
+  what = "grid-reduce: the " + opcodeName(target->opcode).str() +
                " runs in one launch over " + p.exprToString(count) +
                " CTAs of " + std::to_string(kCtaThreads) + " threads (" +
                std::to_string(vector) +
                " members per thread and step, vector loads where aligned); "
                "partials in the invocation workspace, the last CTA folds "
-               "them and runs the rest of the instance");
+               "them and runs the rest of the instance";
+  return "";
 }

@@ -23,6 +23,13 @@ namespace intent::passes {
 /// partials, and the last arriving CTA folds them and runs the rest.
 void gridReduce(construct::ConstructionState &s);
 
+/// The rewrite itself: returns why it does not apply ("" when it did, with
+/// `what` describing it). With gate = false only the shape is required (no
+/// combiner/type legality): tests use it to build programs the verifier
+/// must reject.
+std::string applyGridReduce(phys::Program &p, std::string &what,
+                            bool gate = true);
+
 /// Threads per CTA of the cooperative programs the passes create.
 constexpr int kCtaThreads = 256;
 
