@@ -176,6 +176,7 @@ std::string intent::emit::detail::literal(const AttrValue &v, ScalarKind k) {
 void ProgramEmitter::emit() {
   emitArgs();
   emitLaunchEvaluator();
+  emitStageBytesFunction();
   emitProgramFunction();
   emitGlobal();
   emitWrapper();
@@ -408,6 +409,8 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       indent();
       os << "rest" << op.id << " /= " << name(n) << ";\n";
     }
+    if (!p.stagedParams.empty() && r == 1)
+      emitRowStaging(op.result(0));
     return;
   }
   case Opcode::Constant:
@@ -488,6 +491,9 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       return;
     }
     std::string ref = elementRef(op);
+    if (op.boolAttr("staged"))
+      ref = "gstage ? gs" + std::to_string(op.memory()->argNo) + "[" +
+            name(op.coords()[1]) + "] : " + ref;
     if (const Value *g = op.guard())
       ref = name(g) + " ? " + ref + " : " +
             emit::cxxType(op.result()->type) + "{}";
@@ -496,6 +502,8 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   }
   case Opcode::Store: {
     indent();
+    if (op.access.active == "leader" && p.scope == ExecScope::CTA)
+      os << "if (::intent::rt::cta_thread() == 0) ";
     if (const Value *g = op.guard())
       os << "if (" << name(g) << ") ";
     os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
@@ -509,6 +517,19 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   case Opcode::For: {
     const Block &body = op.region(0)->block;
+    if (op.strAttr("dist") == "cta") {
+      indent();
+      os << "for (int64_t " << name(body.args[0]) << " = "
+         << name(op.operands[0]) << " + ::intent::rt::cta_thread(); "
+         << name(body.args[0]) << " < " << name(op.operands[1]) << "; "
+         << name(body.args[0]) << " += ::intent::rt::cta_size()) {\n";
+      ++depth;
+      emitOps(body, pid);
+      --depth;
+      indent();
+      os << "}\n";
+      return;
+    }
     indent();
     os << "for (int64_t " << name(body.args[0]) << " = "
        << name(op.operands[0]) << "; " << name(body.args[0]) << " < "
@@ -521,13 +542,21 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   }
   case Opcode::Reduce:
+  case Opcode::ArgReduce:
+    if (op.strAttr("dist") == "cta") {
+      emitCtaReduce(op, pid);
+      return;
+    }
+    if (op.opcode == Opcode::ArgReduce) {
+      emitArgReduce(op, pid);
+      return;
+    }
+    emitFold(op, pid);
+    return;
   case Opcode::Scan:
   case Opcode::RegionFold:
   case Opcode::RegionScan:
     emitFold(op, pid);
-    return;
-  case Opcode::ArgReduce:
-    emitArgReduce(op, pid);
     return;
   case Opcode::GridReduce:
     emitGridReduce(op, pid);
@@ -689,7 +718,10 @@ void ProgramEmitter::emitWrapper() {
   if (p.scope == ExecScope::CTA) {
     os << "  __intent_config.scope = ::intent::rt::exec_scope::cta;\n";
     os << "  __intent_config.block = " << p.ctaThreads << ";\n";
-    os << "  __intent_config.shared_bytes = " << p.sharedBytes << ";\n";
+    os << "  __intent_config.shared_bytes = " << p.sharedBytes;
+    if (!p.stagedParams.empty())
+      os << " + " << stageBytesFunction() << "(__intent_args)";
+    os << ";\n";
   } else {
     os << "  __intent_config.block = " << opts.blockSize << ";\n";
   }

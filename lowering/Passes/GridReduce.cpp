@@ -33,6 +33,8 @@
 #include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
+#include <functional>
+
 using namespace intent;
 using namespace intent::phys;
 
@@ -216,6 +218,27 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
   }
   bld.setInsertionBlock(&r->block);
   bld.yield();
+  // Who performs each access: every thread before the reduction, each
+  // thread for its members, the last CTA's leader thread afterwards.
+  bool after = false;
+  for (auto &op : r->block.ops) {
+    if (op.get() == target) {
+      walkMutable(*target->regions[ValueRegion], [](Op &o) {
+        if (o.opcode == Opcode::Load)
+          o.access.active = "thread";
+      });
+      after = true;
+      continue;
+    }
+    std::function<void(Op &)> mark = [&](Op &o) {
+      if (o.opcode == Opcode::Load || o.opcode == Opcode::Store)
+        o.access.active = after ? "leader" : "all";
+      for (auto &sub : o.regions)
+        for (auto &inner : sub->block.ops)
+          mark(*inner);
+    };
+    mark(*op);
+  }
   segBlock.ops.push_back(std::move(terminator));
 
   what = "grid-reduce: the " + opcodeName(target->opcode).str() +

@@ -30,6 +30,13 @@ void gridReduce(construct::ConstructionState &s);
 std::string applyGridReduce(phys::Program &p, std::string &what,
                             bool gate = true);
 
+/// One CTA per row instance (CtaRows.cpp): a parallel segment whose
+/// instance has top-level reductions and parallel fors becomes a cooperative
+/// program; its reductions and fors are spread over the CTA's threads and
+/// rows read in several passes are staged in shared memory.
+void ctaRows(construct::ConstructionState &s);
+std::string applyCtaRows(phys::Program &p, std::string &what);
+
 /// Threads per CTA of the cooperative programs the passes create.
 constexpr int kCtaThreads = 256;
 

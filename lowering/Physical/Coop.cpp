@@ -64,3 +64,13 @@ bool intent::phys::isCommutativeCombiner(llvm::StringRef c) {
   return c == "plus" || c == "mul" || c == "max" || c == "min" ||
          c == "bit_and" || c == "bit_or" || c == "bit_xor";
 }
+
+int64_t intent::phys::rowScratchBytes(unsigned components) {
+  // Rounded to 16 bytes: staged rows follow it.
+  return (256 * static_cast<int64_t>(components) + 8 * components + 15) / 16 *
+         16;
+}
+
+int64_t intent::phys::elemBytes(ScalarKind k) {
+  return kir::Type::scalar(k).bitWidth() / 8;
+}

@@ -41,6 +41,13 @@ bool isShuffleKind(ScalarKind k);
 int64_t gridWorkspaceWords(unsigned components, int64_t maxPrograms);
 int64_t gridSharedBytes(unsigned components);
 
+/// cta-rows (docs/passes.md): the scratch bytes at shared offset 0 that a
+/// CTA-distributed reduction of `components` components uses (warp
+/// partials, then the broadcast result).
+int64_t rowScratchBytes(unsigned components);
+/// Bytes of one element of kind `k`.
+int64_t elemBytes(ScalarKind k);
+
 /// Combiners a grid_reduce may regroup AND reorder (commutative and, with
 /// reassociate, associative up to float rounding).
 bool isCommutativeCombiner(llvm::StringRef combiner);

@@ -432,8 +432,16 @@ public:
   /// the pass that chose the scope, because partitions depend on it. 0 for
   /// exec scope thread (the emitter's default block size).
   int ctaThreads = 0;
-  /// Dynamic shared memory per CTA in bytes (cooperative programs).
+  /// Dynamic shared memory per CTA in bytes (cooperative programs): the
+  /// scratch of the cooperative reductions, at offset 0.
   int64_t sharedBytes = 0;
+  /// Row staging (docs/passes.md, cta-rows): rank-2 const view parameters
+  /// whose row `r` (the instance coordinate) is copied into shared memory
+  /// after the scratch when all their rows together take at most
+  /// `stageLimitBytes`; loads with the `staged` attribute then read the
+  /// copy. The decision is made per launch from the extents.
+  std::vector<unsigned> stagedParams;
+  int64_t stageLimitBytes = 0;
   std::vector<Param> params;
   std::vector<LaunchExpr> exprs; ///< hash-consed: equal nodes share an index
   std::vector<Segment> segments; ///< one per group, in group order

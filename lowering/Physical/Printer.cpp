@@ -55,6 +55,12 @@ public:
     os << " scope(" << execScopeName(p.scope);
     if (p.ctaThreads)
       os << ", threads " << p.ctaThreads << ", shared " << p.sharedBytes;
+    if (!p.stagedParams.empty()) {
+      os << ", stage";
+      for (unsigned i : p.stagedParams)
+        os << " " << p.params[i].name;
+      os << " up to " << p.stageLimitBytes;
+    }
     os << ") (";
     for (unsigned i = 0; i < p.params.size(); ++i) {
       const Param &par = p.params[i];

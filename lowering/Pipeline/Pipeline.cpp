@@ -89,7 +89,8 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
             passes.run("emit-physical", emitPhysical, program, true);
   // Physical passes (docs/passes.md), each followed by the verifier.
   if (ok && opts.physicalPasses)
-    ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true);
+    ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true) &&
+         passes.run("cta-rows", intent::passes::ctaRows, program, true);
 
   result.remarks = s.remarks;
   result.errors = s.errors;
