@@ -37,7 +37,11 @@
 //                (local, count) operands, one top-level reduce/argreduce
 //                that may be reassociated, only pure code or loads before
 //                it, shuffle-able accumulator types, a kept-zero invocation
-//                workspace and shared memory big enough
+//                workspace and shared memory big enough; cta-rows: `dist`
+//                only on reduce/argreduce/parallel fors directly in a segment
+//                of a cta program, leader stores, per-thread accesses in
+//                distributed regions, no view both written and read by the
+//                instance, staged loads of row r of a staged parameter
 //
 //===----------------------------------------------------------------------===//
 

@@ -17,7 +17,9 @@
 #include "Physical/Coop.h"
 #include "Physical/Verifier.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 using namespace intent;
 using namespace intent::phys;
@@ -30,6 +32,7 @@ public:
       : p(p), errors(errors) {}
 
   void run() {
+    verifyRows();
     std::map<const Op *, unsigned> gridsPerSegment;
     walk(*p.body, [&](const Op &op) {
       if (op.opcode == Opcode::GridReduce)
@@ -56,6 +59,125 @@ private:
   void opError(const Op &op, const std::string &msg) {
     error("op " + std::to_string(op.id) + " (" + opcodeName(op.opcode).str() +
           "): " + msg);
+  }
+
+  /// cta-rows constructs: distributed reductions and fors, leader stores,
+  /// staged loads.
+  void verifyRows() {
+    for (unsigned i : p.stagedParams) {
+      if (i >= p.params.size() || !p.params[i].type.isView() ||
+          p.params[i].type.rank != 2 || !p.params[i].type.constElem)
+        error("staged parameter " + std::to_string(i) +
+              " is not a rank-2 view of const elements");
+    }
+    if (!p.stagedParams.empty() &&
+        (p.stageLimitBytes <= 0 || p.sharedBytes % 16))
+      error("staged rows need a positive stage limit and 16-byte aligned "
+            "scratch");
+    walk(*p.body, [&](const Op &op) {
+      if (op.attr("dist"))
+        verifyDistributed(op);
+      if (op.opcode == Opcode::Load && op.boolAttr("staged"))
+        verifyStaged(op);
+    });
+  }
+
+  const Op *segmentOf(const Op &op) const {
+    for (const Op *o = op.parentOp(); o; o = o->parentOp())
+      if (o->opcode == Opcode::Segment)
+        return o;
+    return nullptr;
+  }
+
+  void verifyDistributed(const Op &op) {
+    if (p.scope != ExecScope::CTA)
+      opError(op, "`dist` needs exec scope cta");
+    if (op.strAttr("dist") != "cta")
+      opError(op, "`dist` must be \"cta\"");
+    if (op.opcode != Opcode::Reduce && op.opcode != Opcode::ArgReduce &&
+        op.opcode != Opcode::For) {
+      opError(op, "only reduce, argreduce and for are distributed");
+      return;
+    }
+    const Op *seg = op.parentOp();
+    if (!seg || seg->opcode != Opcode::Segment) {
+      opError(op, "a distributed op must sit directly in its segment region "
+                  "(all threads reach it together)");
+      return;
+    }
+    if (op.opcode == Opcode::For && op.origin.op < 0)
+      opError(op, "only a `for` that came from a parallel_for has "
+                  "independent iterations to distribute");
+    if (op.opcode == Opcode::Reduce && !op.boolAttr("reassociate", false))
+      opError(op, "a distributed reduce regroups the combines; the reduce "
+                  "does not allow reassociation");
+    if (op.opcode != Opcode::For) {
+      unsigned c = gridComponents(op);
+      for (unsigned i = 0; i < c; ++i) {
+        ScalarKind k = op.opcode == Opcode::ArgReduce
+                           ? (i ? ScalarKind::I64 : op.result(0)->type.elem)
+                           : op.acc[i].type.elem;
+        if (!isShuffleKind(k))
+          opError(op, "accumulator component " +
+                          kir::scalarKindName(k).str() +
+                          " cannot be exchanged by a warp shuffle");
+      }
+      if (p.sharedBytes < rowScratchBytes(c))
+        opError(op, "needs " + std::to_string(rowScratchBytes(c)) +
+                        " bytes of shared scratch per CTA, the program has " +
+                        std::to_string(p.sharedBytes));
+    }
+    // Accesses: stores at the top of the instance by one thread, accesses
+    // in distributed regions by each thread; a view the instance writes is
+    // never read by it (no barrier orders them across threads).
+    std::set<const Value *> loaded, stored;
+    walk(*seg->regions[0], [&](const Op &a) {
+      if (a.opcode == Opcode::Load)
+        loaded.insert(a.memory());
+      if (a.opcode == Opcode::Store)
+        stored.insert(a.memory());
+    });
+    for (const Value *v : stored)
+      if (loaded.count(v))
+        opError(op, "its instance reads a view it writes; threads of the CTA "
+                    "are not ordered between a store and a load");
+    for (const auto &top : seg->regions[0]->block.ops) {
+      if (top->opcode == Opcode::Store && top->access.active != "leader")
+        opError(*top, "a store at the top of a distributed instance is done "
+                      "by one thread (active `leader`)");
+      if (top->attr("dist"))
+        for (const auto &r : top->regions)
+          walk(*r, [&](const Op &a) {
+            if ((a.opcode == Opcode::Load || a.opcode == Opcode::Store) &&
+                a.access.active != "thread")
+              opError(a, "an access in a distributed region is done by each "
+                         "thread (active `thread`)");
+          });
+    }
+  }
+
+  void verifyStaged(const Op &op) {
+    if (p.scope != ExecScope::CTA)
+      opError(op, "a staged load needs exec scope cta");
+    const Value *m = op.memory();
+    bool isParam = m->isBlockArg() && m->owner == &p.body->block;
+    if (!isParam || std::find(p.stagedParams.begin(), p.stagedParams.end(),
+                              m->argNo) == p.stagedParams.end()) {
+      opError(op, "a staged load must read a staged parameter");
+      return;
+    }
+    const Op *seg = segmentOf(op);
+    const Op *dec = nullptr;
+    if (seg)
+      for (const auto &o : seg->regions[0]->block.ops)
+        if (o->opcode == Opcode::Delinearize &&
+            o->operands[0] == seg->regions[0]->block.args[0])
+          dec = o.get();
+    if (!dec || dec->results.size() != 1 || op.coords().size() != 2 ||
+        op.coords()[0] != dec->result(0))
+      opError(op, "a staged load reads row r of its instance: its first "
+                  "coordinate must be the segment's (only) instance "
+                  "coordinate");
   }
 
   static bool runsEverywhere(const Op &op) {
