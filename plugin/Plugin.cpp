@@ -11,6 +11,8 @@
 //   -fplugin-arg-intent-remarks    report what construction did, as remarks
 //   -fplugin-arg-intent-stop-after=kir  stop after building (and dumping)
 //                                  KIR: no construction, no outputs
+//   -fplugin-arg-intent-no-physical-passes  emit the constructed program as
+//                                  is (no grid-reduce, ...; docs/passes.md)
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +96,7 @@ struct Options {
   bool dumpPhys = false;
   bool remarks = false;
   bool stopAfterKir = false;
+  bool physicalPasses = true;
   std::string outDir; ///< stored for the output phase
 };
 
@@ -156,7 +159,9 @@ public:
     for (unsigned i = 0; i < module.kernels.size(); ++i) {
       const kir::Kernel &k = *module.kernels[i];
       const FunctionDecl *fd = kernelDecls[i];
-      PipelineResult r = runPipeline(k);
+      PipelineOptions po;
+      po.physicalPasses = opts.physicalPasses;
+      PipelineResult r = runPipeline(k, po);
       FileID file = sm.getFileID(sm.getExpansionLoc(fd->getLocation()));
       auto at = [&](kir::Loc l) {
         return l.valid() ? sm.translateLineCol(file, l.line, l.col)
@@ -217,6 +222,8 @@ protected:
         opts.outDir = arg.str();
       } else if (arg == "remarks") {
         opts.remarks = true;
+      } else if (arg == "no-physical-passes") {
+        opts.physicalPasses = false;
       } else if (arg.consume_front("stop-after=")) {
         if (arg == "kir")
           opts.stopAfterKir = true;

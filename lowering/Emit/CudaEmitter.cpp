@@ -176,6 +176,7 @@ std::string intent::emit::detail::literal(const AttrValue &v, ScalarKind k) {
 void ProgramEmitter::emit() {
   emitArgs();
   emitLaunchEvaluator();
+  emitStageBytesFunction();
   emitProgramFunction();
   emitGlobal();
   emitWrapper();
@@ -408,6 +409,8 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       indent();
       os << "rest" << op.id << " /= " << name(n) << ";\n";
     }
+    if (!p.stagedParams.empty() && r == 1)
+      emitRowStaging(op.result(0));
     return;
   }
   case Opcode::Constant:
@@ -490,7 +493,15 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   case Opcode::Alloc:
     llvm::report_fatal_error("CUDA emitter: buffers are not emitted yet");
   case Opcode::Load: {
+    auto over = loadOverride.find(&op);
+    if (over != loadOverride.end()) {
+      declare(op.result(), over->second);
+      return;
+    }
     std::string ref = elementRef(op);
+    if (op.boolAttr("staged"))
+      ref = "gstage ? gs" + std::to_string(op.memory()->argNo) + "[" +
+            name(op.coords()[1]) + "] : " + ref;
     if (const Value *g = op.guard())
       ref = name(g) + " ? " + ref + " : " +
             emit::cxxType(op.result()->type) + "{}";
@@ -499,6 +510,8 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   }
   case Opcode::Store: {
     indent();
+    if (op.access.active == "leader" && p.scope == ExecScope::CTA)
+      os << "if (::intent::rt::cta_thread() == 0) ";
     if (const Value *g = op.guard())
       os << "if (" << name(g) << ") ";
     os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
@@ -516,6 +529,19 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   case Opcode::For: {
     const Block &body = op.region(0)->block;
+    if (op.strAttr("dist") == "cta") {
+      indent();
+      os << "for (int64_t " << name(body.args[0]) << " = "
+         << name(op.operands[0]) << " + ::intent::rt::cta_thread(); "
+         << name(body.args[0]) << " < " << name(op.operands[1]) << "; "
+         << name(body.args[0]) << " += ::intent::rt::cta_size()) {\n";
+      ++depth;
+      emitOps(body, pid);
+      --depth;
+      indent();
+      os << "}\n";
+      return;
+    }
     indent();
     os << "for (int64_t " << name(body.args[0]) << " = "
        << name(op.operands[0]) << "; " << name(body.args[0]) << " < "
@@ -528,13 +554,24 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   }
   case Opcode::Reduce:
+  case Opcode::ArgReduce:
+    if (op.strAttr("dist") == "cta") {
+      emitCtaReduce(op, pid);
+      return;
+    }
+    if (op.opcode == Opcode::ArgReduce) {
+      emitArgReduce(op, pid);
+      return;
+    }
+    emitFold(op, pid);
+    return;
   case Opcode::Scan:
   case Opcode::RegionFold:
   case Opcode::RegionScan:
     emitFold(op, pid);
     return;
-  case Opcode::ArgReduce:
-    emitArgReduce(op, pid);
+  case Opcode::GridReduce:
+    emitGridReduce(op, pid);
     return;
   case Opcode::Yield:
     emitYield(op);
@@ -653,6 +690,19 @@ void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
 }
 
 void ProgramEmitter::emitGlobal() {
+  if (p.scope == ExecScope::CTA) {
+    // One program per CTA; the loop condition is uniform over the CTA, so
+    // the program's barriers are legal (docs/runtime.md).
+    const char *s = "::intent::rt::exec_scope::cta";
+    os << "__global__ void __launch_bounds__(" << p.ctaThreads << ") " << m
+       << "_kernel(" << m << "_args a, int64_t total) {\n"
+       << "  for (int64_t pid = ::intent::rt::program_begin<" << s
+       << ">(); pid < total; pid += ::intent::rt::program_stride<" << s
+       << ">())\n"
+       << "    " << m << "_program(pid, a);\n"
+       << "}\n\n";
+    return;
+  }
   os << "__global__ void " << m << "_kernel(" << m
      << "_args a, int64_t total) {\n"
      << "  const int64_t stride = static_cast<int64_t>(gridDim.x) * "
@@ -677,7 +727,25 @@ void ProgramEmitter::emitWrapper() {
      << "_eval(__intent_args);\n";
   os << "  intent::rt::launch_config __intent_config;\n";
   os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
-  os << "  __intent_config.block = " << opts.blockSize << ";\n";
+  if (p.scope == ExecScope::CTA) {
+    os << "  __intent_config.scope = ::intent::rt::exec_scope::cta;\n";
+    os << "  __intent_config.block = " << p.ctaThreads << ";\n";
+    os << "  __intent_config.shared_bytes = " << p.sharedBytes;
+    if (!p.stagedParams.empty())
+      os << " + " << stageBytesFunction() << "(__intent_args)";
+    os << ";\n";
+  } else {
+    os << "  __intent_config.block = " << opts.blockSize << ";\n";
+  }
+  int64_t workspaceBytes = 0;
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace)
+      workspaceBytes += b.size * (kir::Type::scalar(b.elem).bitWidth() / 8);
+  if (workspaceBytes) {
+    // Kept zero: the kernel leaves it zero (docs/passes.md), so no memset.
+    os << "  __intent_config.workspace_bytes = " << workspaceBytes << ";\n";
+    os << "  __intent_config.workspace_kept_zero = true;\n";
+  }
   os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
      << "__intent_config, __intent_args, " << m << "_kernel);\n";
   os << "}\n\n";

@@ -18,6 +18,7 @@
 #include "Emit/CudaEmitter.h"
 #include "Physical/IR.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,22 @@ private:
   /// intent/runtime/atomics.hpp) with the op's scope and memory order as
   /// template arguments; the old value (and CAS success) become SSA values.
   void emitAtomic(const phys::Op &op);
+  // --- Cooperative constructs (EmitGridReduce.cpp) ---------------------------
+  /// grid_reduce: per-program partials, the CTA tree, the arrival counter in
+  /// the invocation workspace, the last program's fold and the rest.
+  void emitGridReduce(const phys::Op &op, const std::string &pid);
+  // --- cta-rows (EmitCtaRows.cpp) ---------------------------------------------
+  std::string stageBytesFunction() const;
+  /// `<m>_stage_bytes(args)`: the staged rows' shared bytes, 0 when they do
+  /// not fit (host and kernel decide alike).
+  void emitStageBytesFunction();
+  /// Copies row `row` of every staged param into shared memory.
+  void emitRowStaging(const phys::Value *row);
+  /// reduce / argreduce {dist = "cta"}: spread over the CTA's threads.
+  void emitCtaReduce(const phys::Op &op, const std::string &pid);
+
+  /// Loads whose value comes from an already loaded vector (C++ expression).
+  std::map<const phys::Op *, std::string> loadOverride;
 
   // --- Entry points -------------------------------------------------------------
   void emitGlobal();

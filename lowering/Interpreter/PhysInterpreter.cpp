@@ -2,11 +2,13 @@
 
 #include "Interpreter/PhysInterpreter.h"
 
+#include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <random>
 #include <unordered_map>
@@ -95,6 +97,13 @@ private:
     int64_t atomic = -1; ///< program of the atomics, -2: several
   };
   std::unordered_map<uintptr_t, Touch> touched;
+  /// grid_reduce state across the programs of one run: the partial of each
+  /// program that arrived, and how many arrived (the invocation workspace).
+  struct GridState {
+    std::map<int64_t, std::vector<Scalar>> partials;
+    int64_t arrived = 0;
+  };
+  std::map<unsigned, GridState> grids;
 
   bool fail(const Op &op, const std::string &msg) {
     result.ok = false;
@@ -373,6 +382,17 @@ private:
   /// propagate (first or last NaN per tie), is skipped under ignore; values
   /// compare with < and ==, so -0.0 and +0.0 tie.
   bool argReduce(const Op &op) {
+    std::vector<Scalar> r;
+    if (!argReduceMembers(op, [](int64_t) { return true; }, r))
+      return false;
+    bind(op, r);
+    return true;
+  }
+
+  /// The arg-reduction over the members k in [begin, end) with take(k), in
+  /// increasing order; `out` = (best, pos).
+  template <class Take>
+  bool argReduceMembers(const Op &op, Take take, std::vector<Scalar> &out) {
     bool isMax = op.strAttr("which") == "max";
     bool tieLast = op.strAttr("tie") == "last";
     bool ignoreNaN = op.strAttr("nan") == "ignore";
@@ -384,6 +404,8 @@ private:
     int64_t end = get(phys::memberEnd(op)).i;
     std::vector<Scalar> x;
     for (int64_t k = begin; k < end; ++k) {
+      if (!take(k))
+        continue;
       if (!call(*op.regions[phys::ValueRegion],
                 {Scalar::ofInt(ScalarKind::I64, k)}, x))
         return false;
@@ -408,7 +430,108 @@ private:
         pos = k;
       }
     }
-    bind(op, {best, Scalar::ofInt(ScalarKind::I64, pos)});
+    out = {best, Scalar::ofInt(ScalarKind::I64, pos)};
+    return true;
+  }
+
+  /// Merges arg-reduce partial `b` into `a` by value, then position (exact
+  /// in any order: the positions carry the tie and NaN rules).
+  void argMerge(const Op &op, std::vector<Scalar> &a,
+                const std::vector<Scalar> &b) {
+    bool isMax = op.strAttr("which") == "max";
+    bool tieLast = op.strAttr("tie") == "last";
+    int64_t pa = a[1].i, pb = b[1].i;
+    if (pb < 0)
+      return;
+    bool laterWins = tieLast ? pb > pa : pb < pa;
+    bool take;
+    if (pa < 0) {
+      take = true;
+    } else {
+      bool na = a[0].isFloat() && std::isnan(a[0].f);
+      bool nb = b[0].isFloat() && std::isnan(b[0].f);
+      if (na || nb)
+        take = nb && (!na || laterWins);
+      else if (evalCmp("eq", a[0], b[0]).truthy())
+        take = laterWins;
+      else
+        take = isMax ? evalCmp("lt", a[0], b[0]).truthy()
+                     : evalCmp("lt", b[0], a[0]).truthy();
+    }
+    if (take)
+      a = b;
+  }
+
+  /// grid_reduce (docs/passes.md): this program computes its partial of the
+  /// cooperative reduction (members whose (k - begin) / (threads * vector)
+  /// is local modulo count, folded from the identity in increasing order),
+  /// arrives, and only the last arriving program folds the partials in
+  /// program order and runs the rest of the region.
+  bool gridReduce(const Op &op) {
+    int64_t local = get(op.operands[0]).i, count = get(op.operands[1]).i;
+    const Op *t = phys::gridReduceTarget(op);
+    int64_t chunk = std::max<int64_t>(p.ctaThreads, 1) *
+                    std::max<int64_t>(op.intAttr("vector", 1), 1);
+    bool started = false;
+    for (const auto &o : op.regions[0]->block.ops) {
+      if (phys::isTerminator(o->opcode))
+        break;
+      if (o.get() != t) {
+        Flow f;
+        if (!execOp(*o, f))
+          return false;
+        continue;
+      }
+      started = true;
+      int64_t begin = get(phys::memberBegin(*t)).i;
+      auto mine = [&](int64_t k) {
+        return ((k - begin) / chunk) % count == local;
+      };
+      std::vector<Scalar> part;
+      if (t->opcode == Opcode::ArgReduce) {
+        if (!argReduceMembers(*t, mine, part))
+          return false;
+      } else {
+        for (unsigned c = 0; c < t->acc.size(); ++c)
+          part.push_back(constantOf(t->acc[c].value, t->acc[c].type.elem));
+        int64_t end = get(phys::memberEnd(*t)).i;
+        std::vector<Scalar> x;
+        for (int64_t k = begin; k < end; ++k) {
+          if (!mine(k))
+            continue;
+          if (!call(*t->regions[phys::ValueRegion],
+                    {Scalar::ofInt(ScalarKind::I64, k)}, x) ||
+              !call(*t->regions[phys::CombineRegion], concat(part, x), part))
+            return false;
+        }
+      }
+      GridState &g = grids[op.id];
+      if (g.partials.count(local))
+        return fail(op, "program " + std::to_string(local) +
+                            " arrived twice at the grid reduction");
+      g.partials[local] = part;
+      if (++g.arrived < count)
+        return true; // not the last: the rest of the instance is not ours
+      // Everything the other programs did happened before this point.
+      touched.clear();
+      std::vector<Scalar> acc;
+      if (t->opcode == Opcode::ArgReduce) {
+        acc = {constantOf(t->acc[0].value, t->result(0)->type.elem),
+               Scalar::ofInt(ScalarKind::I64, -1)};
+        for (const auto &[q, v] : g.partials)
+          argMerge(*t, acc, v);
+      } else {
+        for (const phys::Value *v : phys::accInits(*t))
+          acc.push_back(get(v));
+        for (const auto &[q, v] : g.partials)
+          if (!call(*t->regions[phys::CombineRegion], concat(acc, v), acc))
+            return false;
+      }
+      g = GridState();
+      bind(*t, acc);
+    }
+    if (!started)
+      return fail(op, "grid_reduce without its reduction");
     return true;
   }
 
@@ -575,6 +698,8 @@ private:
       return fold(op);
     case Opcode::ArgReduce:
       return argReduce(op);
+    case Opcode::GridReduce:
+      return gridReduce(op);
     default: {
       if (!evalBinary(phys::opcodeName(op.opcode), operand(0), operand(1), out, err))
         return fail(op, err);

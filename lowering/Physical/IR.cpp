@@ -273,6 +273,8 @@ llvm::StringRef intent::phys::opcodeName(Opcode op) {
     return "atomic";
   case Opcode::AtomicCas:
     return "atomic_cas";
+  case Opcode::GridReduce:
+    return "grid_reduce";
   }
   llvm_unreachable("bad opcode");
 }

@@ -175,6 +175,11 @@ struct Segment {
   Loc loc;                       ///< first KIR op of the group
   std::vector<Origin> covers;    ///< KIR top-level ops of the group
   std::string reason;            ///< why the group is ordered (if it is)
+  /// An ordered segment whose single instance is split over several
+  /// cooperating programs by a `grid_reduce` (docs/passes.md): the launch
+  /// expression of that program count, which is then the segment's length.
+  /// -1: not split (length 1).
+  int splitPrograms = -1;
 };
 
 /// Allocation scope of a logical buffer (seed 000 §5).
@@ -316,6 +321,13 @@ enum class Opcode : uint8_t {
   // the atomic-scopes pass: "cta" | "gpu" | "sys"); AccessInfo.
   Atomic,    ///< (mem, value, coords..., [guard]) -> old; kind, order, scope
   AtomicCas, ///< (mem, expected, desired, coords..., [guard]) -> (old, ok)
+  /// (local, count) attrs workspace, vector; one region (no args) holding
+  /// the single logical instance of a split ordered segment: its one
+  /// top-level reduce/argreduce is computed by `count` cooperating programs
+  /// (partials in the invocation workspace, the last arriving program folds
+  /// them); the ops before it run in every program, the ops after it only in
+  /// the last arriving one (docs/passes.md).
+  GridReduce,
 };
 llvm::StringRef opcodeName(Opcode op);
 /// atomic and atomic_cas.
@@ -441,6 +453,20 @@ public:
   Loc loc;
   Origin origin; ///< the KIR kernel
   ExecScope scope = ExecScope::Thread;
+  /// Threads per CTA of a cooperative program (exec scope cta): fixed by
+  /// the pass that chose the scope, because partitions depend on it. 0 for
+  /// exec scope thread (the emitter's default block size).
+  int ctaThreads = 0;
+  /// Dynamic shared memory per CTA in bytes (cooperative programs): the
+  /// scratch of the cooperative reductions, at offset 0.
+  int64_t sharedBytes = 0;
+  /// Row staging (docs/passes.md, cta-rows): rank-2 const view parameters
+  /// whose row `r` (the instance coordinate) is copied into shared memory
+  /// after the scratch when all their rows together take at most
+  /// `stageLimitBytes`; loads with the `staged` attribute then read the
+  /// copy. The decision is made per launch from the extents.
+  std::vector<unsigned> stagedParams;
+  int64_t stageLimitBytes = 0;
   std::vector<Param> params;
   std::vector<LaunchExpr> exprs; ///< hash-consed: equal nodes share an index
   std::vector<Segment> segments; ///< one per group, in group order

@@ -52,7 +52,16 @@ public:
     os << "program @" << p.name;
     if (!p.mangledName.empty() && p.mangledName != p.name)
       os << " \"" << p.mangledName << "\"";
-    os << " scope(" << execScopeName(p.scope) << ") (";
+    os << " scope(" << execScopeName(p.scope);
+    if (p.ctaThreads)
+      os << ", threads " << p.ctaThreads << ", shared " << p.sharedBytes;
+    if (!p.stagedParams.empty()) {
+      os << ", stage";
+      for (unsigned i : p.stagedParams)
+        os << " " << p.params[i].name;
+      os << " up to " << p.stageLimitBytes;
+    }
+    os << ") (";
     for (unsigned i = 0; i < p.params.size(); ++i) {
       const Param &par = p.params[i];
       os << (i ? ", " : "") << "%" << p.param(i)->id << " " << par.name << ": ";
@@ -147,6 +156,9 @@ private:
          << "; offset = " << p.exprToString(seg.offset) << "\n";
       if (!seg.reason.empty())
         os << "    // ordered: " << seg.reason << "\n";
+      if (seg.splitPrograms >= 0)
+        os << "    // split over e" << seg.splitPrograms << " = "
+           << p.exprToString(seg.splitPrograms) << " programs\n";
     }
     os << "  total e" << p.total << " // = " << p.exprToString(p.total)
        << "\n";

@@ -27,10 +27,21 @@ public:
       : p(p), errors(errors) {}
 
   void run() {
-    if (p.scope != ExecScope::Thread)
+    if (p.scope == ExecScope::Thread) {
+      if (p.ctaThreads != 0 || p.sharedBytes != 0)
+        error("scope", "exec scope 'thread' fixes no CTA size and no shared "
+                       "memory");
+    } else if (p.scope == ExecScope::CTA) {
+      if (p.ctaThreads < 32 || p.ctaThreads > 1024 || p.ctaThreads % 32)
+        error("scope", "exec scope 'cta' needs threads per CTA, a multiple "
+                       "of 32 in [32, 1024]; has " +
+                           std::to_string(p.ctaThreads));
+      if (p.sharedBytes < 0 || p.sharedBytes > 48 * 1024)
+        error("scope", "shared memory per CTA must be in [0, 48 KiB]");
+    } else {
       error("scope", "exec scope '" + execScopeName(p.scope).str() +
-                         "' is reserved for later passes; construction "
-                         "produces 'thread'");
+                         "' is not produced by any pass (thread or cta)");
+    }
     verifyLaunch();
     verifySegments();
     verifyBody();
@@ -109,7 +120,14 @@ private:
       if (seg.group != s)
         error("segments", at + "belongs to group " + std::to_string(seg.group) +
                               "; segments are numbered by group");
-      if (seg.ordered) {
+      if (seg.ordered && seg.splitPrograms >= 0) {
+        if (!validExpr(seg.splitPrograms) || !seg.extents.empty() ||
+            seg.length != static_cast<unsigned>(seg.splitPrograms))
+          error("segments", at + "a split ordered segment has no extents "
+                                 "and its program count as length");
+      } else if (seg.splitPrograms >= 0) {
+        error("segments", at + "only an ordered segment can be split");
+      } else if (seg.ordered) {
         if (!seg.extents.empty() || render(seg.length) != "1")
           error("segments", at + "an ordered segment has no extents and "
                                  "length 1");
@@ -346,6 +364,15 @@ private:
       if (op.results.size() != op.operands.size())
         opError("structure", op, "a loop has one result per carried value");
       break;
+    case Opcode::GridReduce:
+      expectRegions(op, 1);
+      if (op.regions.size() == 1) {
+        if (!op.regions[0]->block.args.empty())
+          opError("structure", op, "grid_reduce's region takes no arguments");
+        verifyRegion(*op.regions[0], Opcode::Yield, false);
+        checkYields(op, *op.regions[0], 0);
+      }
+      break;
     default:
       if (isStructured(op.opcode)) {
         // Callback regions: no break/continue out of them.
@@ -504,6 +531,13 @@ private:
     case Opcode::Continue:
     case Opcode::Return:
       break;
+    case Opcode::GridReduce:
+      if (op.operands.size() != 2 || !op.operands[0]->type.isIndex() ||
+          !op.operands[1]->type.isIndex())
+        opError("types", op, "operands are (local, count), two i64");
+      if (!op.results.empty())
+        opError("types", op, "grid_reduce has no results");
+      break;
     default: // arithmetic
       if (isStructured(op.opcode))
         break; // [structured] checks (VerifierStructured.cpp)
@@ -646,6 +680,7 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
     verifyStructuredOps(p, errors);
   if (errors.size() == before)
     verifyAtomics(p, errors);
+    verifyCooperative(p, errors);
   if (errors.size() == before)
     verifyEffects(p, kernel, errors);
   return errors.size() == before;

@@ -39,6 +39,16 @@
 //                operands; a supported element type on mutable memory; the
 //                addressed buffer's sharing domain recorded; a scope, once
 //                the atomic-scopes pass chose one, that covers that domain
+//   [coop]       cooperative constructs (docs/passes.md): exec scope cta
+//                for them, a grid_reduce directly in its split segment with
+//                (local, count) operands, one top-level reduce/argreduce
+//                that may be reassociated, only pure code or loads before
+//                it, shuffle-able accumulator types, a kept-zero invocation
+//                workspace and shared memory big enough; cta-rows: `dist`
+//                only on reduce/argreduce/parallel fors directly in a segment
+//                of a cta program, leader stores, per-thread accesses in
+//                distributed regions, no view both written and read by the
+//                instance, staged loads of row r of a staged parameter
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +68,9 @@ namespace intent::phys {
 /// when there is none.
 bool verifyProgram(const Program &p, const kir::Kernel *kernel,
                    std::vector<std::string> &errors);
+
+/// [coop] checks (VerifierCoop.cpp); runs on a structurally valid program.
+void verifyCooperative(const Program &p, std::vector<std::string> &errors);
 
 /// The accesses of one segment as conflict-analysis summaries (instance
 /// coordinates are the segment's delinearize results). Used by the verifier

@@ -7,6 +7,7 @@
 #include "Construction/ProgramSpace.h"
 #include "Construction/Worksets.h"
 #include "Physical/AtomicScope.h"
+#include "Passes/Passes.h"
 #include "Physical/Verifier.h"
 
 #include <functional>
@@ -86,13 +87,18 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   bool ok = passes.run("build-worksets", buildWorksets, text(printWorksets), false) &&
             passes.run("form-groups", formGroups, text(printGroups), false) &&
             passes.run("assign-program-space", assignProgramSpace, program, false) &&
-            passes.run("emit-physical", emitPhysical, program, true) &&
-            passes.run("atomic-scopes",
-                       [](ConstructionState &st) {
-                         phys::assignAtomicScopes(*st.program, st.remarks);
-                       },
-                       program, true);
-  // Later physical passes go here, each followed by the verifier.
+            passes.run("emit-physical", emitPhysical, program, true);
+  // Physical passes (docs/passes.md), each followed by the verifier. The
+  // mapping passes come first: the atomic scope depends on the final mapping.
+  if (ok && opts.physicalPasses)
+    ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true) &&
+         passes.run("cta-rows", intent::passes::ctaRows, program, true);
+  if (ok)
+    ok = passes.run("atomic-scopes",
+                    [](ConstructionState &st) {
+                      phys::assignAtomicScopes(*st.program, st.remarks);
+                    },
+                    program, true);
 
   result.remarks = s.remarks;
   result.errors = s.errors;

@@ -27,6 +27,9 @@ struct PipelineOptions {
   bool verifyEach = true;
   /// Print the IR (or the pass's state) after every pass to `log`.
   bool printAfterAll = false;
+  /// Run the physical passes after construction (docs/passes.md); off for
+  /// debugging and for differential runs against the constructed program.
+  bool physicalPasses = true;
   /// Where pass logs and --print-after-all output go (null: nowhere).
   llvm::raw_ostream *log = nullptr;
 };

@@ -4,6 +4,8 @@
 //   intent-opt --construct FILE.kir     print the physical program(s)
 //     --print-after-all                 the state after every pass
 //     --verify-each=false               skip the verifier between passes
+//     --no-physical-passes              stop after construction (no
+//                                       grid-reduce, ...; docs/passes.md)
 //   intent-opt --emit-cuda FILE.kir     construct, then print the .kernels.cu
 //     --remarks                         print construction remarks (stderr)
 //     --no-locs                         omit loc(...) and origin(...)
@@ -40,6 +42,7 @@ bool remarks = false;
 bool noLocs = false;
 bool emitCuda = false;
 int64_t chunkRegionOps = 0;
+bool physicalPasses = true;
 
 bool parseArgs(int argc, char **argv) {
   bool haveInput = false;
@@ -63,6 +66,8 @@ bool parseArgs(int argc, char **argv) {
       else if (a.consume_front("chunk-region-ops=") &&
                !a.getAsInteger(10, chunkRegionOps) && chunkRegionOps > 0)
         runConstruct = true;
+      else if (a == "no-physical-passes")
+        physicalPasses = false;
       else if (a.empty() && !haveInput)
         haveInput = true; // "-": stdin
       else {
@@ -124,6 +129,7 @@ int main(int argc, char **argv) {
   for (const auto &k : m->kernels) {
     PipelineOptions opts;
     opts.verifyEach = verifyEach;
+    opts.physicalPasses = physicalPasses;
     opts.printAfterAll = printAfterAll;
     opts.log = printAfterAll ? &llvm::outs() : nullptr;
     PipelineResult r = runPipeline(*k, opts);

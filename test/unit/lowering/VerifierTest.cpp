@@ -51,7 +51,7 @@ kernel @two (%0 y: view<f32, 1> w, %1 z: view<f32, 1> w) {
 TEST(Verifier, ScopeReserved) {
   Built b = buildFile("saxpy.kir");
   b.program->scope = phys::ExecScope::Warp;
-  expectError(b, "[scope]", "exec scope 'warp' is reserved");
+  expectError(b, "[scope]", "exec scope 'warp' is not produced by any pass");
 }
 
 TEST(Verifier, LaunchUsesOnlyLaunchVisibleValues) {

@@ -1,0 +1,278 @@
+//===- EmitCtaRows.cpp - CTA-distributed reductions, fors, staged rows ----===//
+//
+// The cta-rows constructs (docs/passes.md) in a program of exec scope cta,
+// written with the cooperative helpers of intent/runtime/coop.hpp only:
+//
+//   staging (after the row coordinate is decoded, when the launch's rows fit):
+//     T *gsP = cta_shared<T>(offset); gsP[c] = x(r, c) strided over the
+//     threads (vector loads when the row is contiguous and aligned);
+//     cta_barrier()
+//   reduce {dist = "cta"}:
+//     acc = identity; thread t folds members t, t + T, ... (commutative
+//     built-ins, arg-reductions) or its contiguous chunk (user combines);
+//     ordered shuffle-down tree per warp; warp partials in shared memory;
+//     warp 0 combines them in warp order; thread 0 stores combine(init, acc)
+//     to shared memory; cta_barrier(); every thread reads the result
+//   for {dist = "cta"}: iv = lb + cta_thread(); iv < ub; iv += cta_size()
+//   store with active `leader`: if (cta_thread() == 0)
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit/ProgramEmitter.h"
+
+#include "Physical/Coop.h"
+#include "Physical/Structured.h"
+
+using namespace intent;
+using namespace intent::phys;
+using namespace intent::emit::detail;
+
+namespace {
+const char *const kRt = "::intent::rt::";
+} // namespace
+
+std::string ProgramEmitter::stageBytesFunction() const {
+  return m + "_stage_bytes";
+}
+
+void ProgramEmitter::emitStageBytesFunction() {
+  if (p.stagedParams.empty())
+    return;
+  os << "/// Shared bytes of the staged rows of " << p.name
+     << " for this launch (0: they do not fit, rows are read from global "
+        "memory).\n";
+  os << "static INTENT_HD inline int64_t " << stageBytesFunction() << "(const "
+     << m << "_args &a) {\n  int64_t bytes = 0;\n";
+  for (unsigned i : p.stagedParams)
+    os << "  bytes += (a." << p.params[i].name << ".extent(1) * "
+       << elemBytes(p.params[i].type.elem) << " + 15) / 16 * 16;\n";
+  os << "  return bytes <= " << p.stageLimitBytes << " ? bytes : 0;\n}\n\n";
+}
+
+void ProgramEmitter::emitRowStaging(const Value *row) {
+  indent();
+  os << "// stage the rows read in several passes (cta-rows)\n";
+  indent();
+  os << "const bool gstage = " << stageBytesFunction() << "(a) != 0;\n";
+  // The CTA's previous program may still read its staged rows.
+  indent();
+  os << kRt << "cta_barrier();\n";
+  std::string offset = std::to_string(p.sharedBytes);
+  for (unsigned i : p.stagedParams) {
+    const Param &par = p.params[i];
+    std::string t = scalarCxx(par.type.elem);
+    std::string v = name(p.param(i));
+    std::string gs = "gs" + std::to_string(i);
+    int64_t bytes = elemBytes(par.type.elem);
+    int vec = bytes >= 16 ? 1 : static_cast<int>(16 / bytes);
+    if (vec > 4)
+      vec = 4;
+    indent();
+    os << t << " *const " << gs << " = " << kRt << "cta_shared<" << t << ">("
+       << offset << ");\n";
+    indent();
+    os << "if (gstage) {\n";
+    ++depth;
+    indent();
+    os << "const " << t << " *const gsrc = " << v << ".data() + " << name(row)
+       << " * " << v << ".stride(0);\n";
+    indent();
+    os << "const int64_t gn = " << v << ".extent(1);\n";
+    indent();
+    os << "if (" << v << ".stride(1) == 1 && " << kRt << "is_aligned(gsrc, "
+       << vec * bytes << ")) {\n";
+    indent();
+    os << "  #pragma unroll 4\n";
+    indent();
+    os << "  for (int64_t gc = " << kRt << "cta_thread() * " << vec
+       << "; gc + " << vec << " <= gn; gc += " << kRt << "cta_size() * " << vec
+       << ")\n";
+    indent();
+    os << "    " << kRt << "store_vec<" << vec << ">(" << gs << " + gc, " << kRt
+       << "load_vec<" << vec << ">(gsrc + gc));\n";
+    indent();
+    os << "  for (int64_t gc = gn / " << vec << " * " << vec << " + " << kRt
+       << "cta_thread(); gc < gn; gc += " << kRt << "cta_size())\n";
+    indent();
+    os << "    " << gs << "[gc] = gsrc[gc];\n";
+    indent();
+    os << "} else {\n";
+    indent();
+    os << "  for (int64_t gc = " << kRt << "cta_thread(); gc < gn; gc += "
+       << kRt << "cta_size())\n";
+    indent();
+    os << "    " << gs << "[gc] = gsrc[gc * " << v << ".stride(1)];\n";
+    indent();
+    os << "}\n";
+    --depth;
+    indent();
+    os << "}\n";
+    offset = "(" + offset + " + (" + v + ".extent(1) * " +
+             std::to_string(bytes) + " + 15) / 16 * 16)";
+  }
+  indent();
+  os << kRt << "cta_barrier();\n";
+}
+
+void ProgramEmitter::emitCtaReduce(const Op &t, const std::string &pid) {
+  const bool arg = t.opcode == Opcode::ArgReduce;
+  const std::string id = std::to_string(t.id);
+  std::vector<Type> types;
+  std::vector<std::string> identity;
+  const bool user = !arg && t.strAttr("combiner") == "user";
+  if (arg) {
+    types = {t.result(0)->type, Type::index()};
+    identity = {literal(t.acc[0].value, types[0].elem), "INT64_C(-1)"};
+  } else {
+    llvm::ArrayRef<Value *> inits = accInits(t);
+    for (unsigned c = 0; c < t.acc.size(); ++c) {
+      types.push_back(t.acc[c].type);
+      identity.push_back(t.acc[c].identity == AccComponent::Identity::Init
+                             ? name(inits[c])
+                             : literal(t.acc[c].value, t.acc[c].type.elem));
+    }
+  }
+  const unsigned nc = types.size();
+  auto names = [&](const std::string &prefix) {
+    std::vector<std::string> v;
+    for (unsigned c = 0; c < nc; ++c)
+      v.push_back(prefix + id + "_" + std::to_string(c));
+    return v;
+  };
+  const std::vector<std::string> acc = names("ra");
+  const bool fp = arg && isFloatKind(types[0].elem);
+  const bool isMax = arg && t.strAttr("which") == "max";
+  const bool tieLast = arg && t.strAttr("tie") == "last";
+  const bool ignoreNaN = arg && t.strAttr("nan") == "ignore";
+  auto line = [&](const std::string &text) {
+    indent();
+    os << text << "\n";
+  };
+  auto open = [&](const std::string &text) {
+    line(text);
+    ++depth;
+  };
+  auto close = [&]() {
+    --depth;
+    line("}");
+  };
+  auto combineInto = [&](const std::vector<std::string> &other) {
+    if (!arg) {
+      std::vector<std::string> pair = acc;
+      pair.insert(pair.end(), other.begin(), other.end());
+      emitRegion(*t.region(CombineRegion), pair, pid);
+      for (unsigned c = 0; c < nc; ++c)
+        line(acc[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
+      return;
+    }
+    const std::string &b = acc[0], &q = acc[1], &x = other[0], &k = other[1];
+    std::string cond = k + " >= 0";
+    if (fp && ignoreNaN)
+      cond += " && !(" + x + " != " + x + ")";
+    open("if (" + cond + ") {");
+    std::string later = tieLast ? k + " > " + q : k + " < " + q;
+    std::string better = isMax ? b + " < " + x : x + " < " + b;
+    line("bool gtake = " + q + " < 0;");
+    open("if (!gtake) {");
+    if (fp) {
+      line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " + x +
+           ";");
+      line("if (gna || gnb) gtake = gnb && (!gna || " + later + ");");
+      line("else if (" + x + " == " + b + ") gtake = " + later + ";");
+    } else {
+      line("if (" + x + " == " + b + ") gtake = " + later + ";");
+    }
+    line("else gtake = " + better + ";");
+    close();
+    open("if (gtake) {");
+    line(b + " = " + x + ";");
+    line(q + " = " + k + ";");
+    close();
+    close();
+  };
+  auto warpTree = [&](const std::string &tag) {
+    std::vector<std::string> other = names("rx" + tag);
+    open("for (int go = 16; go > 0; go >>= 1) {");
+    for (unsigned c = 0; c < nc; ++c)
+      line("const " + emit::cxxType(types[c]) + " " + other[c] + " = " + kRt +
+           "warp_shfl_down(" + acc[c] + ", go);");
+    open(std::string("if (") + kRt + "lane() + go < 32) {");
+    combineInto(other);
+    close();
+    close();
+  };
+
+  indent();
+  os << "// " << opcodeName(t.opcode) << " spread over the CTA ("
+     << (user ? "contiguous chunks" : "strided") << ")\n";
+  for (unsigned c = 0; c < nc; ++c)
+    line(emit::cxxType(types[c]) + " " + acc[c] + " = " + identity[c] + ";");
+  declareCallbackResults(t, ValueRegion);
+  if (!arg)
+    declareCallbackResults(t, CombineRegion);
+  const std::string begin = name(memberBegin(t)), end = name(memberEnd(t));
+  const std::string k = "k" + id;
+  if (user) {
+    line("const int64_t rn" + id + " = " + end + " > " + begin + " ? " + end +
+         " - " + begin + " : 0;");
+    line("const int64_t rc" + id + " = (rn" + id + " + " + kRt +
+         "cta_size() - 1) / " + kRt + "cta_size();");
+    line("const int64_t rb" + id + " = " + begin + " + " + kRt +
+         "cta_thread() * rc" + id + ";");
+    line("const int64_t re" + id + " = rb" + id + " + rc" + id + " < " + end +
+         " ? rb" + id + " + rc" + id + " : " + end + ";");
+    open("for (int64_t " + k + " = rb" + id + "; " + k + " < re" + id + "; ++" +
+         k + ") {");
+  } else {
+    open("for (int64_t " + k + " = " + begin + " + " + kRt + "cta_thread(); " +
+         k + " < " + end + "; " + k + " += " + kRt + "cta_size()) {");
+  }
+  emitRegion(*t.region(ValueRegion), {k}, pid);
+  if (arg) {
+    combineInto({callbackResult(t, ValueRegion, 0), k});
+  } else {
+    std::vector<std::string> x;
+    for (unsigned c = 0; c < nc; ++c)
+      x.push_back(callbackResult(t, ValueRegion, c));
+    combineInto(x);
+  }
+  close();
+  warpTree("w");
+  open(std::string("if (") + kRt + "lane() == 0) {");
+  for (unsigned c = 0; c < nc; ++c)
+    line(kRt + std::string("cta_shared<") + emit::cxxType(types[c]) + ">(" +
+         std::to_string(256 * c) + ")[" + kRt + "warp_in_cta()] = " + acc[c] +
+         ";");
+  close();
+  line(kRt + std::string("cta_barrier();"));
+  open(std::string("if (") + kRt + "warp_in_cta() == 0) {");
+  for (unsigned c = 0; c < nc; ++c)
+    line(acc[c] + " = " + kRt + "lane() < " + kRt + "cta_size() / 32 ? " + kRt +
+         "cta_shared<" + emit::cxxType(types[c]) + ">(" +
+         std::to_string(256 * c) + ")[" + kRt + "lane()] : " + identity[c] +
+         ";");
+  warpTree("c");
+  open(std::string("if (") + kRt + "lane() == 0) {");
+  std::string bcast = std::to_string(256 * nc);
+  auto slot = [&](unsigned c) {
+    return kRt + std::string("cta_shared<") + emit::cxxType(types[c]) + ">(" +
+           bcast + " + " + std::to_string(8 * c) + ")[0]";
+  };
+  if (arg) {
+    for (unsigned c = 0; c < nc; ++c)
+      line(slot(c) + " = " + acc[c] + ";");
+  } else {
+    std::vector<std::string> pair;
+    for (const Value *v : accInits(t))
+      pair.push_back(name(v));
+    pair.insert(pair.end(), acc.begin(), acc.end());
+    emitRegion(*t.region(CombineRegion), pair, pid);
+    for (unsigned c = 0; c < nc; ++c)
+      line(slot(c) + " = " + callbackResult(t, CombineRegion, c) + ";");
+  }
+  close();
+  close();
+  line(kRt + std::string("cta_barrier();"));
+  for (unsigned c = 0; c < nc; ++c)
+    declare(t.result(c), slot(c));
+}

@@ -1,0 +1,306 @@
+//===- EmitGridReduce.cpp - grid_reduce -> cooperative CUDA C++ ------------===//
+//
+// A grid_reduce (docs/passes.md) in a program of exec scope cta, written
+// with the cooperative helpers of intent/runtime/coop.hpp only (cta_thread,
+// lane, warp_shfl_xor, cta_shared, cta_barrier, ...; /work COOP_API):
+//
+//   <ops before the reduction>                        (every thread)
+//   acc = identity
+//   for (i = (local * T + thread) * V; i < n; i += count * T * V)
+//     [vector path: one load_vec<V> per streamed load when every streamed
+//      view has unit stride and an aligned base; else V scalar steps]
+//     acc = combine(acc, value(begin + i + j))        j = 0..V-1, in order
+//   acc = warp tree (shuffle xor 16..1) -> shared[warp] -> warp 0 tree
+//   thread 0: workspace[1 + c * M + local] = acc; ticket = atomic add
+//             (acq_rel) on workspace[0]; shared flag = last arrival
+//   if (last) {                                       (uniform per CTA)
+//     acc = identity; thread t folds partials t, t + T, ... (zeroing them)
+//     CTA tree as above
+//     thread 0: result = combine(init, acc); workspace[0] = 0; <the rest>
+//   }
+//
+// Arg-reductions merge (value, position) pairs by value, then position
+// (the tie rule), NaN first under nan = propagate, skipped under ignore:
+// exact in any combine order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit/ProgramEmitter.h"
+
+#include "Physical/Coop.h"
+#include "Physical/Structured.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace intent;
+using namespace intent::phys;
+using namespace intent::emit::detail;
+
+namespace {
+
+const char *const kRt = "::intent::rt::";
+
+unsigned kindBytes(ScalarKind k) {
+  return kir::Type::scalar(k).bitWidth() / 8;
+}
+
+} // namespace
+
+void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
+  const Op *t = gridReduceTarget(op);
+  if (!t)
+    llvm::report_fatal_error("CUDA emitter: grid_reduce without its reduction");
+  const bool arg = t->opcode == Opcode::ArgReduce;
+  const std::string id = std::to_string(op.id);
+  const int64_t threads = p.ctaThreads;
+  const int64_t vec = op.intAttr("vector", 1);
+  const int64_t maxPrograms = op.intAttr("max_programs", 1);
+  const std::string ws = "gw" + id, local = "gl" + id, count = "gc" + id;
+
+  // Component types and identities.
+  std::vector<Type> types;
+  std::vector<std::string> identity;
+  if (arg) {
+    types = {t->result(0)->type, Type::index()};
+    identity = {literal(t->acc[0].value, types[0].elem), "INT64_C(-1)"};
+  } else {
+    for (const AccComponent &c : t->acc) {
+      types.push_back(c.type);
+      identity.push_back(literal(c.value, c.type.elem));
+    }
+  }
+  const unsigned nc = types.size();
+  auto names = [&](const std::string &prefix) {
+    std::vector<std::string> v;
+    for (unsigned c = 0; c < nc; ++c)
+      v.push_back(prefix + id + "_" + std::to_string(c));
+    return v;
+  };
+  const std::vector<std::string> acc = names("ga");
+  const bool fp = arg && isFloatKind(types[0].elem);
+  const bool isMax = arg && t->strAttr("which") == "max";
+  const bool tieLast = arg && t->strAttr("tie") == "last";
+  const bool ignoreNaN = arg && t->strAttr("nan") == "ignore";
+
+  auto line = [&](const std::string &text) {
+    indent();
+    os << text << "\n";
+  };
+  auto open = [&](const std::string &text) {
+    line(text);
+    ++depth;
+  };
+  auto close = [&](const std::string &text = "}") {
+    --depth;
+    line(text);
+  };
+  // acc = combine(acc, other): the combine region, or the arg-merge.
+  auto combineInto = [&](const std::vector<std::string> &other) {
+    if (!arg) {
+      std::vector<std::string> pair = acc;
+      pair.insert(pair.end(), other.begin(), other.end());
+      emitRegion(*t->region(CombineRegion), pair, pid);
+      for (unsigned c = 0; c < nc; ++c)
+        line(acc[c] + " = " + callbackResult(*t, CombineRegion, c) + ";");
+      return;
+    }
+    const std::string &b = acc[0], &q = acc[1], &x = other[0], &k = other[1];
+    std::string cond = k + " >= 0";
+    if (fp && ignoreNaN)
+      cond += " && !(" + x + " != " + x + ")";
+    open("if (" + cond + ") {");
+    std::string later = tieLast ? k + " > " + q : k + " < " + q;
+    std::string better = isMax ? b + " < " + x : x + " < " + b;
+    line("bool gtake = " + q + " < 0;");
+    open("if (!gtake) {");
+    if (fp) {
+      line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " + x +
+           ";");
+      line("if (gna || gnb) gtake = gnb && (!gna || " + later + ");");
+      line("else if (" + x + " == " + b + ") gtake = " + later + ";");
+      line("else gtake = " + better + ";");
+    } else {
+      line("if (" + x + " == " + b + ") gtake = " + later + ";");
+      line("else gtake = " + better + ";");
+    }
+    close();
+    open("if (gtake) {");
+    line(b + " = " + x + ";");
+    line(q + " = " + k + ";");
+    close();
+    close();
+  };
+  // The CTA's threads combine their accumulators; thread 0 ends with all.
+  auto ctaTree = [&](const std::string &tag) {
+    std::vector<std::string> other = names("gx" + tag);
+    auto warpTree = [&]() {
+      open("for (int go = 16; go > 0; go >>= 1) {");
+      for (unsigned c = 0; c < nc; ++c)
+        line("const " + emit::cxxType(types[c]) + " " + other[c] + " = " +
+             kRt + "warp_shfl_xor(" + acc[c] + ", go);");
+      combineInto(other);
+      close();
+    };
+    warpTree();
+    open(std::string("if (") + kRt + "lane() == 0) {");
+    for (unsigned c = 0; c < nc; ++c)
+      line(kRt + std::string("cta_shared<") + emit::cxxType(types[c]) + ">(" +
+           std::to_string(256 * c) + ")[" + kRt + "warp_in_cta()] = " +
+           acc[c] + ";");
+    close();
+    line(kRt + std::string("cta_barrier();"));
+    open(std::string("if (") + kRt + "warp_in_cta() == 0) {");
+    for (unsigned c = 0; c < nc; ++c)
+      line(acc[c] + " = " + kRt + "lane() < " + kRt + "cta_size() / 32 ? " +
+           kRt + "cta_shared<" + emit::cxxType(types[c]) + ">(" +
+           std::to_string(256 * c) + ")[" + kRt + "lane()] : " + identity[c] +
+           ";");
+    warpTree();
+    close();
+  };
+  auto slot = [&](unsigned c, const std::string &program) {
+    return ws + "[1 + " + std::to_string(c * maxPrograms) + " + " + program +
+           "]";
+  };
+
+  indent();
+  os << "// grid_reduce: " << opcodeName(t->opcode) << " over " << "programs "
+     << "of " << threads << " threads, " << vec << " members per step\n";
+  open("{");
+  line("uint64_t *const " + ws + " = static_cast<uint64_t *>(a.workspace);");
+  line("const int64_t " + local + " = " + name(op.operands[0]) + ";");
+  line("const int64_t " + count + " = " + name(op.operands[1]) + ";");
+  const Block &body = op.region(0)->block;
+  size_t at = 0;
+  for (; at < body.ops.size() && body.ops[at].get() != t; ++at)
+    emitOp(*body.ops[at], pid);
+
+  // This program's partial.
+  for (unsigned c = 0; c < nc; ++c)
+    line(emit::cxxType(types[c]) + " " + acc[c] + " = " + identity[c] + ";");
+  declareCallbackResults(*t, ValueRegion);
+  if (!arg)
+    declareCallbackResults(*t, CombineRegion);
+  const std::string gb = "gb" + id, gn = "gn" + id, gi = "gi" + id,
+                    gj = "gj" + id, k = "k" + id;
+  const std::string begin = name(memberBegin(*t)), end = name(memberEnd(*t));
+  line("const int64_t " + gb + " = " + begin + ";");
+  line("const int64_t " + gn + " = " + end + " > " + begin + " ? " + end +
+       " - " + begin + " : 0;");
+  std::vector<const Op *> streamed = streamedLoads(*t);
+  bool vectorPath = vec > 1 && !streamed.empty();
+  if (vectorPath) {
+    std::string ok = "true";
+    for (const Op *l : streamed) {
+      std::string v = name(l->memory());
+      unsigned bytes = kindBytes(l->result()->type.elem) * vec;
+      ok += " && " + v + ".stride(0) == 1 && " + kRt + "is_aligned(" + v +
+            ".data() + " + gb + ", " + std::to_string(bytes) + ")";
+    }
+    line("const bool gvec" + id + " = " + ok + ";");
+  }
+  auto step = [&](bool vectorLoads) {
+    line("const int64_t " + k + " = " + gb + " + " + gi + " + " + gj + ";");
+    if (vectorLoads)
+      for (const Op *l : streamed)
+        loadOverride[l] = "gv" + std::to_string(l->id) + "[" + gj + "]";
+    emitRegion(*t->region(ValueRegion), {k}, pid);
+    loadOverride.clear();
+    if (arg)
+      combineInto({callbackResult(*t, ValueRegion, 0), k});
+    else {
+      std::vector<std::string> x;
+      for (unsigned c = 0; c < nc; ++c)
+        x.push_back(callbackResult(*t, ValueRegion, c));
+      combineInto(x);
+    }
+  };
+  open("for (int64_t " + gi + " = (" + local + " * " +
+       std::to_string(threads) + " + " + kRt + "cta_thread()) * " +
+       std::to_string(vec) + "; " + gi + " < " + gn + "; " + gi + " += " +
+       count + " * " + std::to_string(threads * vec) + ") {");
+  if (vectorPath) {
+    open("if (gvec" + id + " && " + gi + " + " + std::to_string(vec) +
+         " <= " + gn + ") {");
+    for (const Op *l : streamed) {
+      std::string v = name(l->memory());
+      line("const auto gv" + std::to_string(l->id) + " = " + kRt +
+           "load_vec<" + std::to_string(vec) + ">(" + v + ".data() + " + gb +
+           " + " + gi + ");");
+    }
+    line("#pragma unroll");
+    open("for (int " + gj + " = 0; " + gj + " < " + std::to_string(vec) +
+         "; ++" + gj + ") {");
+    step(true);
+    close();
+    close("} else {");
+    ++depth;
+  }
+  open("for (int " + gj + " = 0; " + gj + " < " + std::to_string(vec) +
+       " && " + gi + " + " + gj + " < " + gn + "; ++" + gj + ") {");
+  step(false);
+  close();
+  if (vectorPath)
+    close();
+  close();
+
+  // The CTA's partial, published; the last arrival continues.
+  ctaTree("p");
+  const std::string flag = kRt + std::string("cta_shared<int>(") +
+                           std::to_string(256 * nc) + ")[0]";
+  open(std::string("if (") + kRt + "cta_thread() == 0) {");
+  for (unsigned c = 0; c < nc; ++c) {
+    line("uint64_t gbits" + std::to_string(c) + " = 0;");
+    line("__builtin_memcpy(&gbits" + std::to_string(c) + ", &" + acc[c] +
+         ", sizeof(" + acc[c] + "));");
+    line(slot(c, local) + " = gbits" + std::to_string(c) + ";");
+  }
+  line("const uint64_t gticket = " + std::string(kRt) + "atomic_add<" + kRt +
+       "atomic_scope::gpu, ::intent::memory_order::acq_rel>(&" + ws +
+       "[0], uint64_t(1));");
+  line(flag + " = gticket + 1 == static_cast<uint64_t>(" + count + ") ? 1 : 0;");
+  close();
+  line(kRt + std::string("cta_barrier();"));
+  open("if (" + flag + " != 0) {");
+  for (unsigned c = 0; c < nc; ++c)
+    line(acc[c] + " = " + identity[c] + ";");
+  {
+    std::vector<std::string> other = names("gq");
+    open("for (int64_t gq = " + std::string(kRt) + "cta_thread(); gq < " +
+         count + "; gq += " + kRt + "cta_size()) {");
+    for (unsigned c = 0; c < nc; ++c) {
+      line("const uint64_t gbits" + std::to_string(c) + " = " + kRt +
+           "atomic_load<" + kRt + "atomic_scope::gpu>(&" + slot(c, "gq") +
+           ");");
+      line(slot(c, "gq") + " = 0;");
+      line(emit::cxxType(types[c]) + " " + other[c] + ";");
+      line("__builtin_memcpy(&" + other[c] + ", &gbits" + std::to_string(c) +
+           ", sizeof(" + other[c] + "));");
+    }
+    combineInto(other);
+    close();
+  }
+  ctaTree("f");
+  open(std::string("if (") + kRt + "cta_thread() == 0) {");
+  line(ws + "[0] = 0;");
+  if (arg) {
+    declare(t->result(0), acc[0]);
+    declare(t->result(1), acc[1]);
+  } else {
+    // result = combine(init, all members).
+    std::vector<std::string> pair;
+    for (const Value *v : accInits(*t))
+      pair.push_back(name(v));
+    pair.insert(pair.end(), acc.begin(), acc.end());
+    emitRegion(*t->region(CombineRegion), pair, pid);
+    for (unsigned c = 0; c < nc; ++c)
+      declare(t->result(c), callbackResult(*t, CombineRegion, c));
+  }
+  for (++at; at < body.ops.size(); ++at)
+    emitOp(*body.ops[at], pid);
+  close();
+  close();
+  // Shared memory is reused by the CTA's next program.
+  line(kRt + std::string("cta_barrier();"));
+  close();
+}

@@ -1,0 +1,190 @@
+//===- CtaRows.cpp - One CTA per row instance ------------------------------===//
+//
+// Before: one parallel segment whose instance (a row r) computes top-level
+// reductions over the row and writes it through an inner parallel_for (an
+// ordered `for` inside the instance): softmax, layernorm, mean + variance.
+//
+// After: exec scope cta (kCtaThreads threads); the instance runs on a whole
+// CTA (docs/passes.md):
+//   * top-level reduce / argreduce get `dist = "cta"`: the members are
+//     spread over the threads (strided for commutative built-ins and
+//     arg-reductions, contiguous chunks for user combines, which are only
+//     associative), combined by an ordered shuffle tree and shared memory,
+//     and every thread receives the result;
+//   * top-level `for` ops that came from a parallel_for get
+//     `dist = "cta"`: iterations strided over the threads;
+//   * top-level stores are done by one thread (access active `leader`),
+//     accesses in distributed regions by each thread (`thread`), top-level
+//     loads by all (`all`);
+//   * rows of rank-2 const views that the instance reads in two or more
+//     passes are staged: copied into shared memory once per row when they
+//     fit (`staged` loads read the copy), else read from global memory.
+//
+// Applies only when no view the segment writes is also read by it (so no
+// barrier is needed between a thread's store and another thread's load),
+// every top-level op is pure code, a load, a store, a reduction or a
+// parallel `for`, and every reduce may be reassociated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/Passes.h"
+
+#include "Physical/Coop.h"
+#include "Physical/Structured.h"
+
+#include <map>
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+/// Bytes of shared memory rows may take (two CTAs per SM of an H200 with
+/// room for the scratch); longer rows are read from global memory again.
+constexpr int64_t kStageLimitBytes = 96 * 1024;
+
+std::string rejection(const Program &p, Op *&segOp) {
+  if (p.scope != ExecScope::Thread)
+    return "the program is already cooperative";
+  if (p.segments.size() != 1)
+    return "the program has several groups";
+  const Segment &seg = p.segments[0];
+  if (seg.ordered)
+    return "the group is a single instance";
+  segOp = nullptr;
+  walk(*p.body, [&](const Op &op) {
+    if (op.opcode == Opcode::Segment)
+      segOp = const_cast<Op *>(&op);
+  });
+  if (!segOp)
+    return "no segment op";
+  unsigned reductions = 0;
+  for (const auto &op : segOp->regions[0]->block.ops) {
+    switch (op->opcode) {
+    case Opcode::Reduce:
+      if (!op->boolAttr("reassociate", false))
+        return "a reduce may not be reassociated";
+      for (const AccComponent &c : op->acc)
+        if (!isShuffleKind(c.type.elem))
+          return "accumulator type " + typeToString(c.type) +
+                 " is not exchanged by warp shuffles";
+      ++reductions;
+      break;
+    case Opcode::ArgReduce:
+      if (!isShuffleKind(op->result(0)->type.elem))
+        return "arg-reduce value type " +
+               typeToString(op->result(0)->type) +
+               " is not exchanged by warp shuffles";
+      ++reductions;
+      break;
+    case Opcode::For:
+      if (op->origin.op < 0)
+        return "a `for` at the top of the instance is not a parallel_for";
+      break;
+    case Opcode::Load:
+    case Opcode::Store:
+    case Opcode::Yield:
+      break;
+    default:
+      if (!isPure(op->opcode))
+        return "the instance has top-level " + opcodeName(op->opcode).str() +
+               " (only pure code, loads, stores, reductions and parallel "
+               "fors are distributed)";
+    }
+  }
+  if (!reductions)
+    return "the instance computes no top-level reduction";
+  std::set<const Value *> loaded, stored;
+  walk(*segOp->regions[0], [&](const Op &op) {
+    if (op.opcode == Opcode::Load)
+      loaded.insert(op.memory());
+    if (op.opcode == Opcode::Store)
+      stored.insert(op.memory());
+  });
+  for (const Value *v : stored)
+    if (loaded.count(v))
+      return "the instance reads a view it writes (threads would need a "
+             "barrier between them)";
+  return "";
+}
+
+} // namespace
+
+std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
+  Op *segOp = nullptr;
+  std::string why = rejection(p, segOp);
+  if (!why.empty())
+    return why;
+  Block &body = segOp->regions[0]->block;
+  const Op *dec = nullptr;
+  for (const auto &op : body.ops)
+    if (op->opcode == Opcode::Delinearize && op->operands[0] == body.args[0])
+      dec = op.get();
+  unsigned maxComponents = 1;
+  // Row staging candidates: param -> top-level ops that read its row r.
+  std::map<unsigned, std::set<const Op *>> passesOver;
+  std::vector<Op *> rowLoads;
+  for (auto &op : body.ops) {
+    Op &o = *op;
+    if (o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce) {
+      o.setAttr("dist", std::string("cta"));
+      maxComponents = std::max(maxComponents, gridComponents(o));
+    }
+    if (o.opcode == Opcode::For)
+      o.setAttr("dist", std::string("cta"));
+    if (o.opcode == Opcode::Load || o.opcode == Opcode::Store)
+      o.access.active = o.opcode == Opcode::Store ? "leader" : "all";
+    for (auto &r : o.regions)
+      walkMutable(*r, [&](Op &inner) {
+        if (inner.opcode == Opcode::Load || inner.opcode == Opcode::Store)
+          inner.access.active = "thread";
+      });
+    auto consider = [&](Op &l, const Op &top) {
+      if (l.opcode != Opcode::Load)
+        return;
+      const Value *m = l.memory();
+      if (!dec || dec->results.size() != 1 || !m->type.isView() || !m->type.constElem || m->type.rank != 2 ||
+          l.guard() || l.coords()[0] != dec->result(0) ||
+          m->owner != &p.body->block)
+        return;
+      passesOver[m->argNo].insert(&top);
+      rowLoads.push_back(&l);
+    };
+    if (o.opcode == Opcode::Load)
+      consider(o, o);
+    for (auto &r : o.regions)
+      walkMutable(*r, [&](Op &inner) { consider(inner, o); });
+  }
+  std::set<unsigned> staged;
+  for (const auto &[param, tops] : passesOver)
+    if (tops.size() >= 2)
+      staged.insert(param);
+  for (Op *l : rowLoads)
+    if (staged.count(l->memory()->argNo))
+      l->setAttr("staged", true);
+  p.scope = ExecScope::CTA;
+  p.ctaThreads = kCtaThreads;
+  p.sharedBytes = rowScratchBytes(maxComponents);
+  p.stagedParams.assign(staged.begin(), staged.end());
+  p.stageLimitBytes = staged.empty() ? 0 : kStageLimitBytes;
+  what = "cta-rows: one CTA of " + std::to_string(kCtaThreads) +
+         " threads per instance; reductions and parallel fors spread over "
+         "its threads";
+  for (unsigned i : p.stagedParams)
+    what += "; rows of " + p.params[i].name + " staged in shared memory "
+            "(read once) when they fit in " +
+            std::to_string(kStageLimitBytes) + " bytes";
+  return "";
+}
+
+void intent::passes::ctaRows(construct::ConstructionState &s) {
+  Program &p = *s.program;
+  bool candidate = p.scope == ExecScope::Thread && p.segments.size() == 1 &&
+                   !p.segments[0].ordered;
+  std::string what, why = applyCtaRows(p, what);
+  if (why.empty())
+    s.remark(p.segments[0].loc, what);
+  else if (candidate && why != "the instance computes no top-level reduction")
+    s.remark(p.segments[0].loc, "cta-rows: not applied: " + why);
+}

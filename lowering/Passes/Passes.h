@@ -1,0 +1,50 @@
+//===- Passes.h - The physical passes after construction --------*- C++ -*-===//
+//
+// Each physical pass rewrites the constructed program in place (one file
+// per pass, docs/passes.md), records remarks saying what it did or why it
+// did not apply, and is followed by the construction verifier
+// (Pipeline.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PASSES_PASSES_H
+#define INTENT_PASSES_PASSES_H
+
+#include "Construction/State.h"
+#include "Physical/IR.h"
+
+#include <optional>
+
+namespace intent::passes {
+
+/// Device-wide single-launch reduction (GridReduce.cpp): a program whose one
+/// segment is a single instance computing a reassociable reduce/argreduce
+/// becomes a cooperative (exec scope cta) program of many CTAs that compute
+/// partials, and the last arriving CTA folds them and runs the rest.
+void gridReduce(construct::ConstructionState &s);
+
+/// The rewrite itself: returns why it does not apply ("" when it did, with
+/// `what` describing it). With gate = false only the shape is required (no
+/// combiner/type legality): tests use it to build programs the verifier
+/// must reject.
+std::string applyGridReduce(phys::Program &p, std::string &what,
+                            bool gate = true);
+
+/// One CTA per row instance (CtaRows.cpp): a parallel segment whose
+/// instance has top-level reductions and parallel fors becomes a cooperative
+/// program; its reductions and fors are spread over the CTA's threads and
+/// rows read in several passes are staged in shared memory.
+void ctaRows(construct::ConstructionState &s);
+std::string applyCtaRows(phys::Program &p, std::string &what);
+
+/// Threads per CTA of the cooperative programs the passes create.
+constexpr int kCtaThreads = 256;
+
+/// The launch expression computing a scalar SSA value of the body, when the
+/// value is launch-visible (constants, scalar parameters, extents, strides,
+/// launch values and integer arithmetic on them); nullopt otherwise.
+std::optional<unsigned> launchExprOf(phys::Program &p, const phys::Value *v);
+
+} // namespace intent::passes
+
+#endif // INTENT_PASSES_PASSES_H

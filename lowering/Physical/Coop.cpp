@@ -1,0 +1,76 @@
+//===- Coop.cpp - Cooperative constructs: shared layout facts -------------===//
+
+#include "Physical/Coop.h"
+
+using namespace intent;
+using namespace intent::phys;
+
+Op *intent::phys::gridReduceTarget(const Op &grid) {
+  if (grid.regions.size() != 1)
+    return nullptr;
+  Op *found = nullptr;
+  for (const auto &op : grid.regions[0]->block.ops)
+    if (op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce) {
+      if (found)
+        return nullptr;
+      found = op.get();
+    }
+  return found;
+}
+
+std::vector<const Op *> intent::phys::streamedLoads(const Op &target) {
+  std::vector<const Op *> loads;
+  if (target.regions.empty())
+    return loads;
+  const Block &b = target.regions[0]->block;
+  if (b.args.empty())
+    return loads;
+  for (const auto &op : b.ops)
+    if (op->opcode == Opcode::Load && !op->guard() &&
+        op->memory()->type.isView() && op->coords().size() == 1 &&
+        op->coords()[0] == b.args[0])
+      loads.push_back(op.get());
+  return loads;
+}
+
+unsigned intent::phys::gridComponents(const Op &target) {
+  return target.opcode == Opcode::ArgReduce ? 2 : target.acc.size();
+}
+
+bool intent::phys::isShuffleKind(ScalarKind k) {
+  switch (k) {
+  case ScalarKind::I32:
+  case ScalarKind::U32:
+  case ScalarKind::I64:
+  case ScalarKind::U64:
+  case ScalarKind::F32:
+  case ScalarKind::F64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+int64_t intent::phys::gridWorkspaceWords(unsigned components,
+                                         int64_t maxPrograms) {
+  return 1 + static_cast<int64_t>(components) * maxPrograms;
+}
+
+int64_t intent::phys::gridSharedBytes(unsigned components) {
+  return 256 * static_cast<int64_t>(components) + 16;
+}
+
+bool intent::phys::isCommutativeCombiner(llvm::StringRef c) {
+  return c == "plus" || c == "mul" || c == "max" || c == "min" ||
+         c == "bit_and" || c == "bit_or" || c == "bit_xor";
+}
+
+int64_t intent::phys::rowScratchBytes(unsigned components) {
+  // Rounded to 16 bytes: staged rows follow it.
+  return (256 * static_cast<int64_t>(components) + 8 * components + 15) / 16 *
+         16;
+}
+
+int64_t intent::phys::elemBytes(ScalarKind k) {
+  return kir::Type::scalar(k).bitWidth() / 8;
+}

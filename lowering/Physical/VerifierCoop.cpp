@@ -1,0 +1,299 @@
+//===- VerifierCoop.cpp - Construction verifier: cooperative constructs ----===//
+//
+// [coop]: a grid_reduce (docs/passes.md) is only legal where its lowering is:
+// a program of exec scope cta; directly in the region of a split ordered
+// segment, with operands (%local, launch_value of the split count); the
+// segment region holds only pure code or loads before it; its own region
+// holds exactly one top-level reduce/argreduce, preceded only by pure code
+// or loads (they run in every program); a reduce must be reassociable with
+// a commutative built-in combiner (partials are formed from interleaved
+// elements and combined in a tree); exchanged components are shuffle-able;
+// the `workspace` attribute names a kept-zero invocation workspace big
+// enough for `max_programs` partials, and the split count is bounded by it;
+// the CTA's shared memory holds the cross-warp exchange.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Physical/Coop.h"
+#include "Physical/Verifier.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+class CoopVerifier {
+public:
+  CoopVerifier(const Program &p, std::vector<std::string> &errors)
+      : p(p), errors(errors) {}
+
+  void run() {
+    verifyRows();
+    std::map<const Op *, unsigned> gridsPerSegment;
+    walk(*p.body, [&](const Op &op) {
+      if (op.opcode == Opcode::GridReduce)
+        verifyGrid(op, gridsPerSegment);
+    });
+    walk(*p.body, [&](const Op &op) {
+      if (op.opcode != Opcode::Segment)
+        return;
+      int64_t g = op.intAttr("group", -1);
+      if (g < 0 || g >= static_cast<int64_t>(p.segments.size()))
+        return;
+      if (p.segments[g].splitPrograms >= 0 && gridsPerSegment[&op] != 1)
+        error("segment of group " + std::to_string(g) +
+              " is split over several programs but does not hold exactly one "
+              "grid_reduce");
+    });
+  }
+
+private:
+  const Program &p;
+  std::vector<std::string> &errors;
+
+  void error(const std::string &msg) { errors.push_back("[coop] " + msg); }
+  void opError(const Op &op, const std::string &msg) {
+    error("op " + std::to_string(op.id) + " (" + opcodeName(op.opcode).str() +
+          "): " + msg);
+  }
+
+  /// cta-rows constructs: distributed reductions and fors, leader stores,
+  /// staged loads.
+  void verifyRows() {
+    for (unsigned i : p.stagedParams) {
+      if (i >= p.params.size() || !p.params[i].type.isView() ||
+          p.params[i].type.rank != 2 || !p.params[i].type.constElem)
+        error("staged parameter " + std::to_string(i) +
+              " is not a rank-2 view of const elements");
+    }
+    if (!p.stagedParams.empty() &&
+        (p.stageLimitBytes <= 0 || p.sharedBytes % 16))
+      error("staged rows need a positive stage limit and 16-byte aligned "
+            "scratch");
+    walk(*p.body, [&](const Op &op) {
+      if (op.attr("dist"))
+        verifyDistributed(op);
+      if (op.opcode == Opcode::Load && op.boolAttr("staged"))
+        verifyStaged(op);
+    });
+  }
+
+  const Op *segmentOf(const Op &op) const {
+    for (const Op *o = op.parentOp(); o; o = o->parentOp())
+      if (o->opcode == Opcode::Segment)
+        return o;
+    return nullptr;
+  }
+
+  void verifyDistributed(const Op &op) {
+    if (p.scope != ExecScope::CTA)
+      opError(op, "`dist` needs exec scope cta");
+    if (op.strAttr("dist") != "cta")
+      opError(op, "`dist` must be \"cta\"");
+    if (op.opcode != Opcode::Reduce && op.opcode != Opcode::ArgReduce &&
+        op.opcode != Opcode::For) {
+      opError(op, "only reduce, argreduce and for are distributed");
+      return;
+    }
+    const Op *seg = op.parentOp();
+    if (!seg || seg->opcode != Opcode::Segment) {
+      opError(op, "a distributed op must sit directly in its segment region "
+                  "(all threads reach it together)");
+      return;
+    }
+    if (op.opcode == Opcode::For && op.origin.op < 0)
+      opError(op, "only a `for` that came from a parallel_for has "
+                  "independent iterations to distribute");
+    if (op.opcode == Opcode::Reduce && !op.boolAttr("reassociate", false))
+      opError(op, "a distributed reduce regroups the combines; the reduce "
+                  "does not allow reassociation");
+    if (op.opcode != Opcode::For) {
+      unsigned c = gridComponents(op);
+      for (unsigned i = 0; i < c; ++i) {
+        ScalarKind k = op.opcode == Opcode::ArgReduce
+                           ? (i ? ScalarKind::I64 : op.result(0)->type.elem)
+                           : op.acc[i].type.elem;
+        if (!isShuffleKind(k))
+          opError(op, "accumulator component " +
+                          kir::scalarKindName(k).str() +
+                          " cannot be exchanged by a warp shuffle");
+      }
+      if (p.sharedBytes < rowScratchBytes(c))
+        opError(op, "needs " + std::to_string(rowScratchBytes(c)) +
+                        " bytes of shared scratch per CTA, the program has " +
+                        std::to_string(p.sharedBytes));
+    }
+    // Accesses: stores at the top of the instance by one thread, accesses
+    // in distributed regions by each thread; a view the instance writes is
+    // never read by it (no barrier orders them across threads).
+    std::set<const Value *> loaded, stored;
+    walk(*seg->regions[0], [&](const Op &a) {
+      if (a.opcode == Opcode::Load)
+        loaded.insert(a.memory());
+      if (a.opcode == Opcode::Store)
+        stored.insert(a.memory());
+    });
+    for (const Value *v : stored)
+      if (loaded.count(v))
+        opError(op, "its instance reads a view it writes; threads of the CTA "
+                    "are not ordered between a store and a load");
+    for (const auto &top : seg->regions[0]->block.ops) {
+      if (top->opcode == Opcode::Store && top->access.active != "leader")
+        opError(*top, "a store at the top of a distributed instance is done "
+                      "by one thread (active `leader`)");
+      if (top->attr("dist"))
+        for (const auto &r : top->regions)
+          walk(*r, [&](const Op &a) {
+            if ((a.opcode == Opcode::Load || a.opcode == Opcode::Store) &&
+                a.access.active != "thread")
+              opError(a, "an access in a distributed region is done by each "
+                         "thread (active `thread`)");
+          });
+    }
+  }
+
+  void verifyStaged(const Op &op) {
+    if (p.scope != ExecScope::CTA)
+      opError(op, "a staged load needs exec scope cta");
+    const Value *m = op.memory();
+    bool isParam = m->isBlockArg() && m->owner == &p.body->block;
+    if (!isParam || std::find(p.stagedParams.begin(), p.stagedParams.end(),
+                              m->argNo) == p.stagedParams.end()) {
+      opError(op, "a staged load must read a staged parameter");
+      return;
+    }
+    const Op *seg = segmentOf(op);
+    const Op *dec = nullptr;
+    if (seg)
+      for (const auto &o : seg->regions[0]->block.ops)
+        if (o->opcode == Opcode::Delinearize &&
+            o->operands[0] == seg->regions[0]->block.args[0])
+          dec = o.get();
+    if (!dec || dec->results.size() != 1 || op.coords().size() != 2 ||
+        op.coords()[0] != dec->result(0))
+      opError(op, "a staged load reads row r of its instance: its first "
+                  "coordinate must be the segment's (only) instance "
+                  "coordinate");
+  }
+
+  static bool runsEverywhere(const Op &op) {
+    return isPure(op.opcode) || op.opcode == Opcode::Load;
+  }
+
+  bool isLaunchValueOf(const Value *v, int64_t expr) const {
+    return v->def && v->def->opcode == Opcode::LaunchValue &&
+           v->def->intAttr("expr", -1) == expr;
+  }
+
+  void verifyGrid(const Op &op, std::map<const Op *, unsigned> &perSegment) {
+    if (p.scope != ExecScope::CTA)
+      opError(op, "a grid_reduce needs exec scope cta");
+    const Op *seg = op.parentOp();
+    if (!seg || seg->opcode != Opcode::Segment) {
+      opError(op, "must sit directly in a segment region");
+      return;
+    }
+    ++perSegment[seg];
+    int64_t g = seg->intAttr("group", -1);
+    if (g < 0 || g >= static_cast<int64_t>(p.segments.size()))
+      return;
+    const Segment &s = p.segments[g];
+    if (!s.ordered || s.splitPrograms < 0) {
+      opError(op, "its segment must be an ordered segment split over "
+                  "programs");
+      return;
+    }
+    const Block &segBlock = seg->regions[0]->block;
+    if (op.operands[0] != segBlock.args[0] ||
+        !isLaunchValueOf(op.operands[1], s.splitPrograms))
+      opError(op, "operands must be (%local, the segment's program count)");
+    for (const auto &o : segBlock.ops) {
+      if (o.get() == &op)
+        break;
+      if (!runsEverywhere(*o))
+        opError(*o, "runs in every program of a split segment; only pure "
+                    "code and loads may precede the grid_reduce");
+    }
+    if (segBlock.ops.size() < 2 ||
+        segBlock.ops[segBlock.ops.size() - 2].get() != &op)
+      opError(op, "must be the last op of its segment region (the rest of "
+                  "the instance belongs in its region)");
+
+    const Op *t = gridReduceTarget(op);
+    if (!t) {
+      opError(op, "needs exactly one top-level reduce or argreduce");
+      return;
+    }
+    for (const auto &o : op.regions[0]->block.ops) {
+      if (o.get() == t)
+        break;
+      if (!runsEverywhere(*o))
+        opError(*o, "precedes the cooperative reduction, so it runs in every "
+                    "program; only pure code and loads may");
+    }
+    if (t->opcode == Opcode::Reduce) {
+      if (!t->boolAttr("reassociate", false))
+        opError(*t, "a grid reduction regroups the combines; the reduce "
+                    "does not allow reassociation");
+      if (!isCommutativeCombiner(t->strAttr("combiner")))
+        opError(*t, "a grid reduction reorders the combines; combiner '" +
+                        t->strAttr("combiner") +
+                        "' is not a commutative built-in");
+      for (const AccComponent &c : t->acc)
+        if (!c.type.isScalar() || !isShuffleKind(c.type.elem))
+          opError(*t, "accumulator component " + typeToString(c.type) +
+                          " cannot be exchanged by a warp shuffle");
+    } else if (!t->results.empty() &&
+               !isShuffleKind(t->result(0)->type.elem)) {
+      opError(*t, "arg-reduce value " + typeToString(t->result(0)->type) +
+                      " cannot be exchanged by a warp shuffle");
+    }
+    int64_t vec = op.intAttr("vector", 0);
+    if (vec != 1 && vec != 2 && vec != 4)
+      opError(op, "`vector` (elements per thread and step) must be 1, 2 or 4");
+    int64_t maxPrograms = op.intAttr("max_programs", 0);
+    if (maxPrograms < 1)
+      opError(op, "needs `max_programs` >= 1");
+    const LaunchExpr &count = p.exprs[s.splitPrograms];
+    bool bounded = count.kind == LaunchExpr::Kind::Min &&
+                   count.operands.size() == 2 &&
+                   p.exprs[count.operands[1]].kind == LaunchExpr::Kind::Const &&
+                   p.exprs[count.operands[1]].value >= 1 &&
+                   p.exprs[count.operands[1]].value <= maxPrograms;
+    if (!bounded)
+      opError(op, "the program count must be min(..., C) with 1 <= C <= "
+                  "max_programs");
+    unsigned components = gridComponents(*t);
+    int64_t ws = op.intAttr("workspace", -1);
+    if (ws < 0 || ws >= static_cast<int64_t>(p.buffers.size())) {
+      opError(op, "needs a `workspace` naming a buffer record");
+    } else {
+      const Buffer &b = p.buffers[ws];
+      if (b.scope != BufferScope::InvocationWorkspace ||
+          b.elem != ScalarKind::U64 || b.init != InitMode::Value ||
+          b.initValue != 0)
+        opError(op, "its workspace must be a u64 invocation workspace kept "
+                    "zero (init value 0)");
+      if (b.size < gridWorkspaceWords(components, maxPrograms))
+        opError(op, "workspace " + b.name + " holds " +
+                        std::to_string(b.size) + " words, needs " +
+                        std::to_string(
+                            gridWorkspaceWords(components, maxPrograms)));
+    }
+    if (p.sharedBytes < gridSharedBytes(components))
+      opError(op, "needs " + std::to_string(gridSharedBytes(components)) +
+                      " bytes of shared memory per CTA, the program has " +
+                      std::to_string(p.sharedBytes));
+  }
+};
+
+} // namespace
+
+void intent::phys::verifyCooperative(const Program &p,
+                                     std::vector<std::string> &errors) {
+  CoopVerifier(p, errors).run();
+}

@@ -1,0 +1,175 @@
+//===- CtaRowsTest.cpp - The cta-rows pass and its [coop] checks -----------===//
+//
+// The pass distributes the row kernels of test/lit/construction (softmax,
+// layernorm, argmax over rows) and stages their rows; the interpreter runs
+// them in StructuredDiffTest (distribution does not change the semantics);
+// here: what the pass produced, and one broken program per cta-rows
+// verifier check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VerifierHarness.h"
+
+#include "Passes/Passes.h"
+
+using namespace intent;
+using namespace intent::test;
+
+namespace {
+
+phys::Op *distributed(phys::Program &p, phys::Opcode opc) {
+  phys::Op *found = nullptr;
+  phys::walkMutable(*p.body, [&](phys::Op &op) {
+    if (!found && op.opcode == opc && op.attr("dist"))
+      found = &op;
+  });
+  return found;
+}
+
+phys::Op *stagedLoad(phys::Program &p) {
+  phys::Op *found = nullptr;
+  phys::walkMutable(*p.body, [&](phys::Op &op) {
+    if (!found && op.opcode == phys::Opcode::Load && op.boolAttr("staged"))
+      found = &op;
+  });
+  EXPECT_TRUE(found);
+  return found;
+}
+
+} // namespace
+
+TEST(CtaRows, DistributesRowKernels) {
+  for (const char *f : {"softmax.kir", "layernorm.kir", "argmax_rows.kir"}) {
+    Built b = buildFile(f);
+    EXPECT_EQ(b.program->scope, phys::ExecScope::CTA) << f;
+    EXPECT_TRUE(distributed(*b.program, phys::Opcode::Reduce) ||
+                distributed(*b.program, phys::Opcode::ArgReduce));
+  }
+  Built s = buildFile("softmax.kir");
+  ASSERT_EQ(s.program->stagedParams.size(), 1u);
+  EXPECT_EQ(s.program->params[s.program->stagedParams[0]].name, "in");
+  // A pointwise kernel and a stencil that reads what it writes stay threads.
+  EXPECT_EQ(buildFile("saxpy.kir").program->scope, phys::ExecScope::Thread);
+  EXPECT_EQ(buildFile("inplace_stencil.kir").program->scope,
+            phys::ExecScope::Thread);
+}
+
+TEST(CtaRowsVerifier, DistNeedsCtaScope) {
+  Built b = buildFile("softmax.kir");
+  b.program->scope = phys::ExecScope::Thread;
+  b.program->ctaThreads = 0;
+  b.program->sharedBytes = 0;
+  expectError(b, "[coop]", "`dist` needs exec scope cta");
+}
+
+TEST(CtaRowsVerifier, DistValue) {
+  Built b = buildFile("softmax.kir");
+  distributed(*b.program, phys::Opcode::For)->setAttr("dist", std::string("warp"));
+  expectError(b, "[coop]", "`dist` must be \"cta\"");
+}
+
+TEST(CtaRowsVerifier, OnlyReductionsAndFors) {
+  Built b = buildFile("softmax.kir");
+  stagedLoad(*b.program)->setAttr("dist", std::string("cta"));
+  expectError(b, "[coop]", "only reduce, argreduce and for are distributed");
+}
+
+TEST(CtaRowsVerifier, ForFromParallelFor) {
+  Built b = buildFile("softmax.kir");
+  distributed(*b.program, phys::Opcode::For)->origin.op = -1;
+  expectError(b, "[coop]", "came from a parallel_for");
+}
+
+TEST(CtaRowsVerifier, Reassociation) {
+  Built b = buildFile("softmax.kir");
+  distributed(*b.program, phys::Opcode::Reduce)->setAttr("reassociate", false);
+  expectError(b, "[coop]", "a distributed reduce regroups the combines");
+}
+
+TEST(CtaRowsVerifier, Scratch) {
+  Built b = buildFile("argmax_rows.kir");
+  b.program->sharedBytes = 256;
+  expectError(b, "[coop]", "bytes of shared scratch per CTA");
+}
+
+TEST(CtaRowsVerifier, LeaderStores) {
+  Built b = buildFile("layernorm.kir");
+  phys::Op *seg = findOp(*b.program, phys::Opcode::Segment);
+  for (auto &op : seg->regions[0]->block.ops)
+    if (op->opcode == phys::Opcode::Store)
+      op->access.active = "all";
+  expectError(b, "[coop]", "is done by one thread (active `leader`)");
+}
+
+TEST(CtaRowsVerifier, PerThreadAccesses) {
+  Built b = buildFile("softmax.kir");
+  stagedLoad(*b.program)->access.active = "all";
+  expectError(b, "[coop]", "is done by each thread (active `thread`)");
+}
+
+TEST(CtaRowsVerifier, NoReadOfWrittenView) {
+  Built b = buildFile("softmax.kir");
+  phys::Op *l = stagedLoad(*b.program);
+  l->operands[0] = b.program->param(0); // out, which the row writes
+  l->setAttr("staged", false);
+  expectError(b, "[coop]", "reads a view it writes");
+}
+
+TEST(CtaRowsVerifier, StagedParamShape) {
+  Built b = buildFile("layernorm.kir");
+  b.program->stagedParams.push_back(1); // mean: rank 1, written
+  expectError(b, "[coop]", "is not a rank-2 view of const elements");
+}
+
+TEST(CtaRowsVerifier, StageLimit) {
+  Built b = buildFile("softmax.kir");
+  b.program->stageLimitBytes = 0;
+  expectError(b, "[coop]", "positive stage limit");
+}
+
+TEST(CtaRowsVerifier, StagedLoadOfStagedParam) {
+  Built b = buildFile("softmax.kir");
+  b.program->stagedParams.clear();
+  expectError(b, "[coop]", "a staged load must read a staged parameter");
+}
+
+TEST(CtaRowsVerifier, StagedLoadReadsRowR) {
+  Built b = buildFile("softmax.kir");
+  phys::Op *l = stagedLoad(*b.program);
+  l->operands[1] = l->operands[2]; // (c, c) instead of (r, c)
+  expectError(b, "[coop]", "reads row r of its instance");
+}
+
+TEST(CtaRowsVerifier, ShuffleTypes) {
+  const char *text = R"(
+kernel @row_sum_i16 (%0 out: view<i16, 1> w, %1 x: view<const i16, 2> r) loc(1:1) {
+  %2 = extent %1 {dim = 0} : i64 loc(2:3)
+  parallel_for %2 loc(2:3) {
+  ^(%3: i64):
+    %4 = constant {value = 0} : i64 loc(3:5)
+    %5 = extent %1 {dim = 1} : i64 loc(3:5)
+    %6 = constant {value = 0} : i16 loc(3:5)
+    %7 = reduce %4, %5, %6 {combiner = "plus", reassociate = true} : i16 loc(3:15) {
+    ^(%8: i64):
+      %9 = load %1, %3, %8 : i16 loc(3:60)
+      yield %9
+    } {
+    ^(%10: i16, %11: i16):
+      %12 = add %10, %11 : i16
+      yield %12
+    }
+    store %0, %7, %3 loc(4:5)
+    yield
+  }
+  return
+}
+)";
+  Built b = build(text);
+  ASSERT_EQ(b.program->scope, phys::ExecScope::Thread); // the pass declined
+  b.program->scope = phys::ExecScope::CTA;
+  b.program->ctaThreads = 256;
+  b.program->sharedBytes = 512;
+  findOp(*b.program, phys::Opcode::Reduce)->setAttr("dist", std::string("cta"));
+  findOp(*b.program, phys::Opcode::Store)->access.active = "leader";
+  expectError(b, "[coop]", "cannot be exchanged by a warp shuffle");
+}

@@ -1,0 +1,344 @@
+//===- GridReduceTest.cpp - The grid-reduce pass and its [coop] checks -----===//
+//
+// Kernels of test/lit/emit/grid_reduce.kir: the pass applies (or says why
+// not), the physical interpreter runs the cooperative program (partials per
+// program, last arrival folds; programs in shuffled order) and matches the
+// KIR interpreter and the header semantics exactly for integer reductions
+// and arg-reductions, over sizes spanning several programs; and one broken
+// program per [coop] verifier check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VerifierHarness.h"
+
+#include "Passes/Passes.h"
+#include "Physical/Coop.h"
+#include "Physical/Structured.h"
+#include "RefSemantics.h"
+
+#include <limits>
+
+using namespace intent;
+using namespace intent::test;
+using kir::ScalarKind;
+
+namespace {
+
+constexpr ScalarKind F32 = ScalarKind::F32, F64 = ScalarKind::F64,
+                     I64 = ScalarKind::I64, I32 = ScalarKind::I32;
+
+
+std::unique_ptr<kir::Module> gridModule() {
+  std::string err;
+  auto m = kir::parseModule(readFile(litFile("emit", "grid_reduce.kir")),
+                            "grid_reduce.kir", err);
+  EXPECT_TRUE(m) << err;
+  return m;
+}
+
+const kir::Kernel &named(const kir::Module &m, const std::string &n) {
+  for (const auto &k : m.kernels)
+    if (k->name == n)
+      return *k;
+  ADD_FAILURE() << "no kernel " << n;
+  return *m.kernels[0];
+}
+
+Built buildGrid(const std::string &kernel) {
+  return build(readFile(litFile("emit", "grid_reduce.kir")), kernel);
+}
+
+/// Sizes: empty, one, one program's worth, several programs.
+const std::vector<int64_t> Sizes = {0, 1, 5, 4095, 4097, 9000, 17000};
+
+std::function<interp::Scalar(std::mt19937_64 &)> specials(ScalarKind k,
+                                                          bool nan) {
+  return [k, nan](std::mt19937_64 &rng) {
+    static const double pool[] = {1.0, -1.0, 0.0, -0.0, 2.5, 2.5, -2.5,
+                                  std::numeric_limits<double>::infinity(),
+                                  -std::numeric_limits<double>::infinity(),
+                                  std::numeric_limits<double>::quiet_NaN()};
+    return interp::Scalar::ofFloat(k, pool[rng() % (nan ? 10 : 9)]);
+  };
+}
+
+} // namespace
+
+TEST(GridReduce, AppliesToSingleInstanceReductions) {
+  for (const char *k : {"sum_f32", "sum_i64", "argmax_first",
+                        "argmin_last_ignore", "max_i32"}) {
+    Built b = buildGrid(k);
+    ASSERT_TRUE(b.program);
+    EXPECT_EQ(b.program->scope, phys::ExecScope::CTA) << k;
+    EXPECT_EQ(b.program->ctaThreads, passes::kCtaThreads) << k;
+    EXPECT_GE(b.program->segments[0].splitPrograms, 0) << k;
+  }
+  // Two top-level reductions: not applied, with a remark saying why.
+  auto m = gridModule();
+  PipelineResult r = runPipeline(named(*m, "two_sums"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.program->scope, phys::ExecScope::Thread);
+  bool said = false;
+  for (const phys::Remark &rm : r.remarks)
+    said |= rm.text.find("grid-reduce: not applied: the instance computes "
+                         "several top-level reductions") != std::string::npos;
+  EXPECT_TRUE(said);
+  // And the option turns the pass off.
+  PipelineOptions off;
+  off.physicalPasses = false;
+  PipelineResult o = runPipeline(named(*m, "sum_f32"), off);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o.program->scope, phys::ExecScope::Thread);
+}
+
+TEST(GridReduce, NotAppliedToNonCommutativeOrUnorderedCombines) {
+  // reduce_range.kir: two reductions (one with reassociate = false inside).
+  Built b = buildFile("reduce_range.kir");
+  EXPECT_EQ(b.program->scope, phys::ExecScope::Thread);
+  // A user combine (Welford in mean_var.kir) is row-parallel: untouched.
+  Built w = buildFile("mean_var.kir");
+  EXPECT_EQ(w.program->scope, phys::ExecScope::Thread);
+}
+
+TEST(GridReduce, IntegerSumsAcrossPrograms) {
+  auto m = gridModule();
+  for (int64_t n : Sizes) {
+    ArgSpec x = ArgSpec::view(I64, {n});
+    x.gen = [](std::mt19937_64 &rng) {
+      return interp::Scalar::ofInt(I64, static_cast<int64_t>(rng() % 2001) - 1000);
+    };
+    std::vector<ArgSpec> a = {ArgSpec::view(I64, {1}), x, ArgSpec::i64(-3)};
+    auto ref = [n](Memory &mem) {
+      const int64_t *xs = mem.as<int64_t>(1);
+      int64_t s = -3;
+      for (int64_t k = 0; k < n; ++k)
+        s += xs[k] + xs[k] * xs[k];
+      mem.as<int64_t>(0)[0] = s * 7;
+    };
+    DiffOutcome d = runDifferential(named(*m, "sum_i64"), a, ref, n + 1);
+    // 2048 members per program (256 threads x 2 x 4 steps).
+    EXPECT_EQ(d.total, std::max<int64_t>((n + 2047) / 2048, 1)) << n;
+  }
+}
+
+TEST(GridReduce, IntegerMaxAcrossPrograms) {
+  auto m = gridModule();
+  for (int64_t n : Sizes) {
+    ArgSpec x = ArgSpec::view(I32, {n});
+    x.gen = [](std::mt19937_64 &rng) {
+      return interp::Scalar::ofInt(I32, static_cast<int32_t>(rng()));
+    };
+    std::vector<ArgSpec> a = {ArgSpec::view(I32, {1}), x};
+    auto ref = [n](Memory &mem) {
+      const int32_t *xs = mem.as<int32_t>(1);
+      int32_t s = std::numeric_limits<int32_t>::min();
+      for (int64_t k = 0; k < n; ++k)
+        s = std::max(s, xs[k]);
+      mem.as<int32_t>(0)[0] = s;
+    };
+    runDifferential(named(*m, "max_i32"), a, ref, n + 2);
+  }
+}
+
+TEST(GridReduce, ArgmaxTiesAndNaNAcrossPrograms) {
+  auto m = gridModule();
+  for (int64_t n : Sizes)
+    for (bool nan : {false, true}) {
+      ArgSpec x = ArgSpec::view(F32, {n});
+      x.gen = specials(F32, nan);
+      std::vector<ArgSpec> a = {ArgSpec::view(F32, {1}), ArgSpec::view(I64, {1}), x};
+      auto ref = [n](Memory &mem) {
+        const float *xs = mem.as<float>(2);
+        auto res = ref::argReduce<float>(
+            /*isMax=*/true, 0, n, [&](int64_t j) { return xs[j]; },
+            /*tieLast=*/false, /*ignoreNaN=*/false);
+        mem.as<float>(0)[0] = res.value;
+        mem.as<int64_t>(1)[0] = res.pos;
+      };
+      runDifferential(named(*m, "argmax_first"), a, ref, n * 2 + nan);
+    }
+}
+
+TEST(GridReduce, ArgminLastIgnoreOverSubRange) {
+  auto m = gridModule();
+  for (int64_t n : Sizes)
+    for (auto [b, e] : std::vector<std::pair<int64_t, int64_t>>{
+             {0, n}, {n / 3, n - n / 5}, {n, n / 2}}) {
+      ArgSpec x = ArgSpec::view(F64, {n});
+      x.gen = specials(F64, true);
+      std::vector<ArgSpec> a = {ArgSpec::view(F64, {1}), ArgSpec::view(I64, {1}), x,
+                                ArgSpec::i64(b), ArgSpec::i64(e)};
+      auto ref = [b = b, e = e](Memory &mem) {
+        const double *xs = mem.as<double>(2);
+        auto res = ref::argReduce<double>(
+            /*isMax=*/false, b, e, [&](int64_t j) { return xs[j]; },
+            /*tieLast=*/true, /*ignoreNaN=*/true);
+        mem.as<double>(0)[0] = res.value;
+        mem.as<int64_t>(1)[0] = res.pos;
+      };
+      runDifferential(named(*m, "argmin_last_ignore"), a, ref, n + b);
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// [coop] and the cooperative [scope] / [segments] checks: one broken
+// program each.
+//===----------------------------------------------------------------------===//
+
+namespace {
+phys::Op *gridOp(Built &b) { return findOp(*b.program, phys::Opcode::GridReduce); }
+phys::Op *targetOf(Built &b) { return phys::gridReduceTarget(*gridOp(b)); }
+} // namespace
+
+TEST(CoopVerifier, ScopeNeedsThreadsPerCta) {
+  Built b = buildGrid("sum_f32");
+  b.program->ctaThreads = 100;
+  expectError(b, "[scope]", "multiple of 32");
+}
+
+TEST(CoopVerifier, ThreadScopeFixesNoCta) {
+  Built b = buildGrid("two_sums");
+  b.program->ctaThreads = 256;
+  expectError(b, "[scope]", "exec scope 'thread' fixes no CTA size");
+}
+
+TEST(CoopVerifier, GridNeedsCtaScope) {
+  Built b = buildGrid("sum_f32");
+  b.program->scope = phys::ExecScope::Thread;
+  b.program->ctaThreads = 0;
+  b.program->sharedBytes = 0;
+  expectError(b, "[coop]", "needs exec scope cta");
+}
+
+TEST(CoopVerifier, SplitSegmentLength) {
+  Built b = buildGrid("sum_f32");
+  b.program->segments[0].splitPrograms = b.program->constExpr(3);
+  expectError(b, "[segments]", "a split ordered segment has no extents and its "
+                               "program count as length");
+}
+
+TEST(CoopVerifier, OnlyOrderedSegmentsSplit) {
+  Built b = buildGrid("sum_f32");
+  b.program->segments[0].ordered = false;
+  expectError(b, "[segments]", "only an ordered segment can be split");
+}
+
+TEST(CoopVerifier, Operands) {
+  Built b = buildGrid("sum_f32");
+  phys::Op *g = gridOp(b);
+  g->operands[1] = g->operands[0];
+  expectError(b, "[coop]", "operands must be (%local, the segment's program count)");
+}
+
+TEST(CoopVerifier, OneReductionInTheRegion) {
+  PipelineOptions off;
+  off.physicalPasses = false;
+  Built b;
+  std::string err;
+  b.module = kir::parseModule(readFile(litFile("emit", "grid_reduce.kir")), "g", err);
+  for (unsigned i = 0; i < b.module->kernels.size(); ++i)
+    if (b.module->kernels[i]->name == "two_sums")
+      b.index = i;
+  b.program = runPipeline(b.kernel(), off).program;
+  std::string what;
+  EXPECT_EQ(passes::applyGridReduce(*b.program, what, /*gate=*/false), "");
+  expectError(b, "[coop]", "needs exactly one top-level reduce or argreduce");
+}
+
+TEST(CoopVerifier, ShuffleTypes) {
+  // An i16 accumulator cannot be exchanged by a warp shuffle.
+  const char *text = R"(
+kernel @sum_i16 (%0 out: view<i16, 1> w, %1 x: view<const i16, 1> r) loc(1:1) {
+  %2 = constant {value = 0} : i64 loc(2:3)
+  %3 = extent %1 {dim = 0} : i64 loc(2:3)
+  %4 = constant {value = 0} : i16 loc(2:3)
+  %5 = reduce %2, %3, %4 {combiner = "plus", reassociate = true} : i16 loc(2:12) {
+  ^(%6: i64):
+    %7 = load %1, %6 : i16 loc(2:40)
+    yield %7
+  } {
+  ^(%8: i16, %9: i16):
+    %10 = add %8, %9 : i16
+    yield %10
+  }
+  store %0, %5, %2 loc(3:3)
+  return
+}
+)";
+  Built b = build(text);
+  EXPECT_EQ(b.program->scope, phys::ExecScope::Thread); // the pass declined
+  std::string what;
+  EXPECT_EQ(passes::applyGridReduce(*b.program, what, /*gate=*/false), "");
+  expectError(b, "[coop]", "cannot be exchanged by a warp shuffle");
+}
+
+TEST(CoopVerifier, OnlyPureCodeBeforeTheReduction) {
+  Built b = buildGrid("sum_f32");
+  phys::Op *t = targetOf(b);
+  phys::Op *store = findOp(*b.program, phys::Opcode::Store);
+  llvm::SmallVector<phys::Value *, 4> ops(store->operands.begin(),
+                                          store->operands.end());
+  ops[1] = phys::accInits(*t)[0]; // the f32 init, defined before the reduce
+  phys::Op *copy = insertBefore(*b.program, t, phys::Opcode::Store, ops, {});
+  copy->access = store->access;
+  expectError(b, "[coop]", "precedes the cooperative reduction");
+}
+
+TEST(CoopVerifier, Reassociation) {
+  Built b = buildGrid("sum_f32");
+  targetOf(b)->setAttr("reassociate", false);
+  expectError(b, "[coop]", "does not allow reassociation");
+}
+
+TEST(CoopVerifier, CommutativeCombiner) {
+  Built b = buildGrid("sum_i64");
+  phys::Op *t = targetOf(b);
+  t->setAttr("combiner", std::string("user"));
+  t->acc[0].identity = phys::AccComponent::Identity::Init;
+  expectError(b, "[coop]", "is not a commutative built-in");
+}
+
+TEST(CoopVerifier, VectorWidth) {
+  Built b = buildGrid("sum_f32");
+  gridOp(b)->setAttr("vector", int64_t(3));
+  expectError(b, "[coop]", "`vector`");
+}
+
+TEST(CoopVerifier, ProgramCountBounded) {
+  Built b = buildGrid("sum_f32");
+  gridOp(b)->setAttr("max_programs", int64_t(8));
+  expectError(b, "[coop]", "min(..., C) with 1 <= C <= max_programs");
+}
+
+TEST(CoopVerifier, WorkspaceNamed) {
+  Built b = buildGrid("sum_f32");
+  gridOp(b)->setAttr("workspace", int64_t(0));
+  expectError(b, "[coop]", "u64 invocation workspace kept zero");
+}
+
+TEST(CoopVerifier, WorkspaceKeptZero) {
+  Built b = buildGrid("sum_f32");
+  b.program->buffers.back().init = phys::InitMode::FirstWrite;
+  expectError(b, "[coop]", "u64 invocation workspace kept zero");
+}
+
+TEST(CoopVerifier, WorkspaceSize) {
+  Built b = buildGrid("argmax_first");
+  b.program->buffers.back().size = 1025;
+  expectError(b, "[coop]", "holds 1025 words, needs 2049");
+}
+
+TEST(CoopVerifier, SharedMemory) {
+  Built b = buildGrid("argmax_first");
+  b.program->sharedBytes = 272;
+  expectError(b, "[coop]", "bytes of shared memory per CTA");
+}
+
+TEST(CoopVerifier, LastInItsSegment) {
+  Built b = buildGrid("sum_f32");
+  phys::Op *g = gridOp(b);
+  phys::Op *c = insertBefore(*b.program, g->parent->terminator(),
+                             phys::Opcode::Constant, {}, {phys::Type::index()});
+  c->setAttr("value", int64_t(1));
+  expectError(b, "[coop]", "must be the last op of its segment region");
+}
