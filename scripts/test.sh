@@ -92,5 +92,19 @@ else
   failed=$((failed + 1)); tail -20 "$logdir/fuzz.log"
 fi
 
+# The benchmark harness, host side: table merge, run script, the bench
+# kernels generated and checked in CPU mode (the GPU run is bench/README.md).
+echo "== bench harness (host side)"
+"$root/bench/test/run.sh" "$build" >"$logdir/bench.log" 2>&1
+grep -E '^FAIL' -A12 "$logdir/bench.log"
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/bench.log" | tail -1)
+echo "bench: ${line:-no result}"
+if [ -n "$line" ]; then
+  passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+  failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+else
+  failed=$((failed + 1)); tail -20 "$logdir/bench.log"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
