@@ -12,7 +12,7 @@
 #    default sm_90a): the Intent runtime, every generated kernel pair (a kernel
 #    the plugin did not generate, or that does not compile, is left out and
 #    reported as skipped with the reason), the peers, the driver;
-# 2. runs each benchmark in its own process under `timeout` (default 150 s,
+# 2. runs each benchmark in its own process under `timeout` (default 90 s,
 #    --timeout): a variant still running then is reported as a timeout, and
 #    the rows written before it stay;
 # 3. runs py/torch_peers.py (torch softmax/layer_norm/argmax and a Triton
@@ -28,7 +28,7 @@ src="$here/src"
 build="${BENCH_BUILD:-$here/build}"
 res="${BENCH_RESULTS:-$here/results}"
 arch="${BENCH_ARCH:-sm_90a}"
-timeout_s=150
+timeout_s=90
 quick=()
 only=""
 torch=1

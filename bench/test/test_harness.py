@@ -3,7 +3,7 @@
 merge into (Intent, peer) pairs, ratios, GB/s and % of copy bandwidth, the
 table, latest.csv, the chart (when matplotlib is importable), and the rows
 run-bench.sh writes for a timeout or a crash (its --skip-build mode with a
-fake bench program). Run: python3 bench/test/test_report.py
+fake bench program). Run: python3 bench/test/test_harness.py
 """
 
 import csv
