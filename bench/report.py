@@ -132,13 +132,18 @@ def short_check(check):
     return check.split(":")[0][:20]
 
 
-def table(pairs, copy_gbps):
+def table(pairs, copy_gbps, rows=()):
     lines = []
     if copy_gbps:
         lines.append(f"Measured copy bandwidth (cudaMemcpy D2D, read + write): "
                      f"{copy_gbps:.0f} GB/s")
     else:
         lines.append("Measured copy bandwidth: not available (no passing copy row)")
+    for r in rows:  # the reference rows: copy kernels
+        if r.get("role") == "info":
+            g = gbps(r["nbytes"], r["median"])
+            lines.append(f"  {r['workload']} {r['shape']} {r['impl']}: "
+                         f"{cell(g)} GB/s ({cell(r['median'])} ms, {r['check']})")
     lines.append("")
     lines.append("| workload | shape | ours (ms) | peer | peer (ms) | ratio | ours GB/s "
                  "| % of copy | check (ours/peer) |")
@@ -188,7 +193,7 @@ def main(argv):
         print("report.py: no rows", file=sys.stderr)
         return 1
     pairs, copy_gbps = merge(rows)
-    print(table(pairs, copy_gbps))
+    print(table(pairs, copy_gbps, rows))
     if args.out_dir:
         os.makedirs(args.out_dir, exist_ok=True)
         latest = os.path.join(args.out_dir, "latest.csv")
