@@ -232,7 +232,7 @@ def bench_layernorm(ctx, rows, cols):
     beta = ctx.uniform((cols,), -1.0, 1.0)
     xd = x.double()
     mean = xd.mean(dim=1, keepdim=True)
-    rstd = 1.0 / torch.sqrt(xd.var(dim=1, unbiased=False, keepdim=True) + eps)
+    rstd = 1.0 / torch.sqrt(xd.var(dim=1, correction=0, keepdim=True) + eps)
     ref = (xd - mean) * rstd * gamma.double() + beta.double()
     scale = ((xd - mean).abs() + mean.abs()) * rstd * gamma.double() + beta.double().abs()
     del xd

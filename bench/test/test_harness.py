@@ -142,7 +142,7 @@ FAKE_BENCH = r"""#!/usr/bin/env bash
 # A stand-in for build/bench: ok, slow (killed by the timeout), crash.
 if [ "$1" = --list ]; then printf 'fine\nslow\ncrash\n'; exit 0; fi
 name="$2"; csv="$4"
-[ -s "$csv" ] || echo "workload,shape,impl,role,median_ms,min_ms,reps,bytes,check" >"$csv"
+[ -s "$csv" ] || { echo "bench (fake): run-bench.sh did not write the header" >&2; exit 9; }
 echo "@@running $name,2^4,peer-impl,peer,,,,64"
 echo "$name,2^4,peer-impl,peer,1,1,5,64,ok" >>"$csv"
 echo "@@done"
