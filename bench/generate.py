@@ -15,7 +15,6 @@ Prints one line per kernel and exits 0 even when some failed; 2 on misuse.
 import importlib.machinery
 import importlib.util
 import os
-import subprocess
 import sys
 
 

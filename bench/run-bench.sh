@@ -143,6 +143,7 @@ raw="$res/raw.csv"
 log="$res/bench.log"
 rm -f "$raw" "$log"
 echo "workload,shape,impl,role,median_ms,min_ms,reps,bytes,check" >"$raw"
+[ -f "$here/MANIFEST" ] && sed 's/^/# /' "$here/MANIFEST" | tee -a "$log"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu \
   --format=csv,noheader 2>/dev/null | sed 's/^/# gpu: /' | tee -a "$log"
 echo "# seed $seed  (rerun the same inputs with --seed $seed)" | tee -a "$log"

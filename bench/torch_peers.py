@@ -166,10 +166,10 @@ except Exception as e:  # no Triton: its rows say why
     TRITON_ERROR = f"triton not importable: {type(e).__name__}: {e}"
 
 if triton is not None:
+    # The usual fused softmax: one program per row, the row in registers.
     @triton.jit
     def softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols,
                        BLOCK_SIZE: tl.constexpr):
-        """The usual fused softmax: one program per row, the row in registers."""
         row = tl.program_id(0).to(tl.int64)
         offs = tl.arange(0, BLOCK_SIZE)
         mask = offs < n_cols
@@ -212,7 +212,8 @@ def bench_softmax(ctx, rows, cols):
         try:
             triton_softmax(x[:1], buf[:1])  # compile outside the timing
         except Exception as e:
-            skip = f"triton kernel did not compile: {type(e).__name__}: {e}"[:300]
+            skip = (f"triton kernel did not compile: {type(e).__name__}: {e}"
+                    .replace("\n", " ")[:300])
     ctx.measure("softmax", shape, "triton fused softmax", "target", nbytes,
                 lambda: buf.fill_(math.nan),
                 lambda: triton_softmax(x, buf), verify, skip)
