@@ -28,7 +28,9 @@ for t in "$build"/test/intent_*_tests; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
   echo "== $name"
-  "$t" --gtest_brief=1 >"$logdir/$name.log" 2>&1
+  # From the build directory: with CCACHE_BASEDIR, __FILE__ (which the
+  # tests use to find test/lit inputs) is relative to it.
+  (cd "$build" && "$t" --gtest_brief=1) >"$logdir/$name.log" 2>&1
   tail -n 3 "$logdir/$name.log"
   p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$logdir/$name.log")
   f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$logdir/$name.log")
@@ -90,6 +92,20 @@ if [ -n "$line" ]; then
   failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
 else
   failed=$((failed + 1)); tail -20 "$logdir/fuzz.log"
+fi
+
+# The benchmark harness, host side: table merge, run script, the bench
+# kernels generated and checked in CPU mode (the GPU run is bench/README.md).
+echo "== bench harness (host side)"
+"$root/bench/test/run.sh" "$build" >"$logdir/bench.log" 2>&1
+grep -E '^FAIL' -A12 "$logdir/bench.log"
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/bench.log" | tail -1)
+echo "bench: ${line:-no result}"
+if [ -n "$line" ]; then
+  passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+  failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+else
+  failed=$((failed + 1)); tail -20 "$logdir/bench.log"
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,0 +1,43 @@
+//===- bench/kernels/entry.hpp - Host entry points of the Intent kernels -===//
+//
+// Each bench/kernels/<name>.cpp defines one [[intent::kernel]] (written as a
+// user would) and the matching function below, which wraps raw device
+// pointers into views and calls the kernel: the Intent compiler rewrites that
+// call into a launch on the runtime's stream. The driver (bench/bench.cu)
+// calls only these functions, so it never depends on generated names. A
+// kernel whose generation failed is simply absent from the build (its
+// BENCH_HAVE_<NAME> macro is not defined) and the driver skips it.
+//
+// This header is plain C++: it is read by the plugin (phase 1), the host
+// compiler and nvcc alike.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_BENCH_ENTRY_HPP
+#define INTENT_BENCH_ENTRY_HPP
+
+namespace bench_entry {
+
+/// y = a * x + y over n floats.
+void saxpy(float *y, const float *x, float a, long long n);
+/// Row softmax of a rows x cols row-major matrix.
+void softmax(float *out, const float *in, long long rows, long long cols);
+/// Layer normalization forward of each row (population variance).
+void layernorm(float *y, const float *x, const float *gamma, const float *beta,
+               float eps, long long rows, long long cols);
+/// out[0] = sum of x[0..n).
+void sum(float *out, const float *x, long long n);
+/// value[0], pos[0] = the largest x and its first position (NaN wins).
+void argmax(float *value, long long *pos, const float *x, long long n);
+/// y[k] = x[0] + ... + x[k].
+void inclusive_scan(float *y, const float *x, long long n);
+/// y[r] = sum of x[offsets[r] .. offsets[r + 1]) for r in [0, rows); x holds
+/// n = offsets[rows] elements.
+void segmented_sum(float *y, const int *offsets, const float *x,
+                   long long rows, long long n);
+/// bins[b] += |{i : int(x[i] * 256) == b}| for the 256 bins.
+void histogram256(int *bins, const float *x, long long n);
+
+} // namespace bench_entry
+
+#endif // INTENT_BENCH_ENTRY_HPP

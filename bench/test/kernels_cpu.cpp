@@ -1,0 +1,239 @@
+// kernels_cpu: every benchmark kernel (bench/kernels), called through its
+// bench_entry function exactly as the GPU driver calls it, run in CPU mode on
+// small random inputs -- sizes 0, 1, odd and larger -- and compared with a
+// serial computation: the generated code the benchmark times computes the
+// right thing, and each call is one launch. A kernel the plugin could not
+// generate is not linked (its entry is weak) and is reported as skipped.
+//
+//   bench/test/run.sh BUILD      (builds this with intentc --from-generated)
+#include "../kernels/entry.hpp"
+
+#include <intent/runtime.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+namespace bench_entry {
+__attribute__((weak)) void saxpy(float *, const float *, float, long long);
+__attribute__((weak)) void softmax(float *, const float *, long long,
+                                   long long);
+__attribute__((weak)) void layernorm(float *, const float *, const float *,
+                                     const float *, float, long long,
+                                     long long);
+__attribute__((weak)) void sum(float *, const float *, long long);
+__attribute__((weak)) void argmax(float *, long long *, const float *,
+                                  long long);
+__attribute__((weak)) void inclusive_scan(float *, const float *, long long);
+__attribute__((weak)) void segmented_sum(float *, const int *, const float *,
+                                         long long, long long);
+__attribute__((weak)) void histogram256(int *, const float *, long long);
+} // namespace bench_entry
+
+namespace {
+
+std::mt19937 Rng(8);
+int Passed = 0, Failed = 0, Skipped = 0;
+
+std::vector<float> uniform(long long N, float Lo, float Hi) {
+  std::uniform_real_distribution<float> D(Lo, Hi);
+  std::vector<float> V(static_cast<std::size_t>(N));
+  for (float &X : V)
+    X = D(Rng);
+  return V;
+}
+
+std::vector<float> intValued(long long N) {
+  std::uniform_int_distribution<int> D(-8, 8);
+  std::vector<float> V(static_cast<std::size_t>(N));
+  for (float &X : V)
+    X = static_cast<float>(D(Rng));
+  return V;
+}
+
+/// Runs Call (one kernel call); true when it was exactly one launch.
+template <class F> bool oneLaunch(F &&Call) {
+  std::uint64_t Before = intent::rt::launch_count();
+  Call();
+  return intent::rt::launch_count() - Before == 1;
+}
+
+void report(const char *Name, const char *Size, bool Ok) {
+  std::printf("%s %s %s\n", Ok ? "PASS" : "FAIL", Name, Size);
+  (Ok ? Passed : Failed)++;
+}
+
+void skip(const char *Name) {
+  std::printf("SKIP %s (not generated)\n", Name);
+  ++Skipped;
+}
+
+bool close(float Got, double Want, double Tol) {
+  return std::fabs(Got - Want) <= Tol; // false for NaN
+}
+
+void testSaxpy() {
+  if (!bench_entry::saxpy)
+    return skip("saxpy");
+  for (long long N : {0LL, 1LL, 7LL, 1000LL, 4099LL}) {
+    std::vector<float> X = uniform(N, -1, 1), Y = uniform(N, -1, 1), Y0 = Y;
+    bool Ok = oneLaunch([&] { bench_entry::saxpy(Y.data(), X.data(), 2.5f, N); });
+    for (long long I = 0; I < N; ++I)
+      Ok = Ok && close(Y[I], 2.5 * X[I] + Y0[I],
+                       2.4e-7 * (std::fabs(2.5 * X[I]) + std::fabs(Y0[I])));
+    report("saxpy", std::to_string(N).c_str(), Ok);
+  }
+}
+
+void testSoftmax() {
+  if (!bench_entry::softmax)
+    return skip("softmax");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {2, 4099}}) {
+    std::vector<float> In = uniform(R * C, -8, 8), Out(R * C, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::softmax(Out.data(), In.data(), R, C); });
+    for (long long I = 0; I < R; ++I) {
+      double M = -INFINITY, S = 0;
+      for (long long K = 0; K < C; ++K)
+        M = std::fmax(M, In[I * C + K]);
+      for (long long K = 0; K < C; ++K)
+        S += std::exp(In[I * C + K] - M);
+      for (long long K = 0; K < C; ++K) {
+        double W = std::exp(In[I * C + K] - M) / S;
+        Ok = Ok && close(Out[I * C + K], W, 5e-5 * W);
+      }
+    }
+    report("softmax", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
+void testLayernorm() {
+  if (!bench_entry::layernorm)
+    return skip("layernorm");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {2, 4099}}) {
+    std::vector<float> X = uniform(R * C, -4, 6), G = uniform(C, 0.5f, 1.5f),
+                       B = uniform(C, -1, 1), Y(R * C, NAN);
+    bool Ok = oneLaunch([&] {
+      bench_entry::layernorm(Y.data(), X.data(), G.data(), B.data(), 1e-5f, R, C);
+    });
+    for (long long I = 0; I < R; ++I) {
+      double Mean = 0, Var = 0;
+      for (long long K = 0; K < C; ++K)
+        Mean += X[I * C + K];
+      Mean /= C;
+      for (long long K = 0; K < C; ++K)
+        Var += (X[I * C + K] - Mean) * (X[I * C + K] - Mean);
+      Var /= C;
+      double Rstd = 1 / std::sqrt(Var + 1e-5);
+      for (long long K = 0; K < C; ++K) {
+        double D = X[I * C + K] - Mean;
+        double Scale = (std::fabs(D) + std::fabs(Mean)) * Rstd * G[K] + std::fabs(B[K]);
+        Ok = Ok && close(Y[I * C + K], D * Rstd * G[K] + B[K], 1e-4 * Scale);
+      }
+    }
+    report("layernorm", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
+void testSum() {
+  if (!bench_entry::sum)
+    return skip("sum");
+  for (long long N : {0LL, 1LL, 7LL, 1000LL, 100003LL}) {
+    std::vector<float> X = intValued(N);
+    float Out = NAN;
+    bool Ok = oneLaunch([&] { bench_entry::sum(&Out, X.data(), N); });
+    double Want = 0;
+    for (float V : X)
+      Want += V;
+    report("sum", std::to_string(N).c_str(), Ok && Out == Want);
+  }
+}
+
+void testArgmax() {
+  if (!bench_entry::argmax)
+    return skip("argmax");
+  for (long long N : {0LL, 1LL, 7LL, 1000LL, 100003LL}) {
+    // Few distinct values: the maximum repeats, "first" is exercised.
+    std::vector<float> X = intValued(N);
+    float Value = NAN;
+    long long Pos = -7;
+    bool Ok = oneLaunch([&] { bench_entry::argmax(&Value, &Pos, X.data(), N); });
+    long long WantP = -1;
+    float WantV = -INFINITY;
+    for (long long I = 0; I < N; ++I)
+      if (WantP < 0 || X[I] > WantV)
+        WantP = I, WantV = X[I];
+    report("argmax", std::to_string(N).c_str(), Ok && Pos == WantP && Value == WantV);
+  }
+}
+
+void testScan() {
+  if (!bench_entry::inclusive_scan)
+    return skip("inclusive_scan");
+  for (long long N : {0LL, 1LL, 7LL, 1000LL, 100003LL}) {
+    std::vector<float> X = intValued(N), Y(N, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::inclusive_scan(Y.data(), X.data(), N); });
+    double S = 0;
+    for (long long I = 0; I < N; ++I)
+      Ok = Ok && Y[I] == (S += X[I]);
+    report("inclusive_scan", std::to_string(N).c_str(), Ok);
+  }
+}
+
+void testSegmentedSum() {
+  if (!bench_entry::segmented_sum)
+    return skip("segmented_sum");
+  for (long long Rows : {0LL, 1LL, 7LL, 1000LL}) {
+    std::uniform_int_distribution<int> Len(0, 128);
+    std::vector<int> Off(Rows + 1, 0);
+    for (long long R = 0; R < Rows; ++R)
+      Off[R + 1] = Off[R] + (R % 5 == 3 ? 0 : Len(Rng)); // some empty rows
+    long long N = Off[Rows];
+    std::vector<float> X = intValued(N), Y(Rows, NAN);
+    bool Ok = oneLaunch(
+        [&] { bench_entry::segmented_sum(Y.data(), Off.data(), X.data(), Rows, N); });
+    for (long long R = 0; R < Rows; ++R) {
+      double S = 0;
+      for (int K = Off[R]; K < Off[R + 1]; ++K)
+        S += X[K];
+      Ok = Ok && Y[R] == S;
+    }
+    report("segmented_sum", std::to_string(Rows).c_str(), Ok);
+  }
+}
+
+void testHistogram() {
+  if (!bench_entry::histogram256)
+    return skip("histogram256");
+  for (long long N : {0LL, 1LL, 7LL, 1000LL, 100003LL}) {
+    std::vector<float> X = uniform(N, 0, 1);
+    std::vector<int> Bins(256, 0);
+    bool Ok = oneLaunch([&] { bench_entry::histogram256(Bins.data(), X.data(), N); });
+    std::vector<int> Want(256, 0);
+    for (float V : X)
+      ++Want[static_cast<int>(V * 256.0f)];
+    report("histogram256", std::to_string(N).c_str(), Ok && Bins == Want);
+  }
+}
+
+} // namespace
+
+int main() {
+  if (intent::rt::mode() != intent::rt::device_mode::cpu) {
+    std::fprintf(stderr, "kernels_cpu: run with INTENT_DEVICE=cpu\n");
+    return 2;
+  }
+  testSaxpy();
+  testSoftmax();
+  testLayernorm();
+  testSum();
+  testArgmax();
+  testScan();
+  testSegmentedSum();
+  testHistogram();
+  std::printf("%d passed, %d failed, %d skipped\n", Passed, Failed, Skipped);
+  return Failed ? 1 : 0;
+}

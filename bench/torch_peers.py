@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""The torch and Triton peers of the Intent benchmarks.
+
+    torch_peers.py --csv FILE [--seed N] [--quick] [--only NAME,...]
+                   [--budget-ms MS] [--min-reps N] [--max-reps N] [--slow-ms MS]
+
+Times, with the method of the CUDA driver (bench/bench.cu):
+  softmax  32768x1024, 8192x8192, 4096x32768: a Triton fused softmax (one
+           program per row, the row held in registers) -- the target -- and
+           torch.softmax;
+  layernorm, the same shapes: torch.nn.functional.layer_norm (the target);
+  argmax   2^28 f32: torch.argmax (the target).
+Inputs are drawn fresh on the GPU from the seed, far larger than the L2.
+Before every run (untimed) 256 MiB are written to evict the L2; CUDA events
+bracket the one call; warm-up runs first (Triton is compiled before, on one
+row); then repetitions until --budget-ms is spent (at least --min-reps, at
+most --max-reps; a first run slower than --slow-ms is the one sample).
+Every run's output is compared with a float64 reference (softmax within
+5e-5 relative, layer_norm within 1e-4 of the terms' scale, argmax exactly);
+outputs are poisoned (NaN / -1) after each check, so a stale buffer cannot
+pass the next one. Appends one CSV row per variant to FILE (the columns of
+bench.cu); report.py makes the table.
+"""
+
+import argparse
+import csv
+import math
+import os
+import sys
+
+COLUMNS = ["workload", "shape", "impl", "role", "median_ms", "min_ms", "reps",
+           "bytes", "check"]
+SHAPES = [(32768, 1024), (8192, 8192), (4096, 32768)]
+
+
+def append_row(path, row):
+    fresh = not os.path.exists(path) or os.path.getsize(path) == 0
+    with open(path, "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        if fresh:
+            w.writerow(COLUMNS)
+        w.writerow([row.get(c, "") for c in COLUMNS])
+
+
+def fmt(v):
+    return f"{v:.6g}"
+
+
+def size_name(n):
+    if n > 0 and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1}"
+    return str(n)
+
+
+class Ctx:
+    def __init__(self, args, torch):
+        self.args = args
+        self.torch = torch
+        self.dev = torch.device("cuda")
+        self.scrub = torch.empty(256 << 20, dtype=torch.uint8, device=self.dev)
+        self.scrub_value = 0
+        self.start = torch.cuda.Event(enable_timing=True)
+        self.stop = torch.cuda.Event(enable_timing=True)
+        self.draws = 0
+        self.ok = True
+
+    def generator(self):
+        self.draws += 1
+        g = self.torch.Generator(device=self.dev)
+        g.manual_seed((self.args.seed * 1000003 + self.draws) % (1 << 63))
+        return g
+
+    def uniform(self, shape, lo, hi):
+        x = self.torch.rand(shape, device=self.dev, generator=self.generator())
+        return x.mul_(hi - lo).add_(lo)
+
+    def scrub_l2(self):
+        self.scrub_value = (self.scrub_value + 1) & 0xFF
+        self.scrub.fill_(self.scrub_value)
+
+    def measure(self, workload, shape, impl, role, nbytes, prepare, run, verify,
+                skip=None):
+        """Times run() as bench.cu times a variant; appends the CSV row."""
+        a = self.args
+        row = {"workload": workload, "shape": shape, "impl": impl, "role": role,
+               "bytes": f"{nbytes:.0f}"}
+        if skip:
+            row.update(reps="0", check="skipped: " + skip)
+            print(f"{workload:<10} {shape:<12} {impl:<34} skipped: {skip}", flush=True)
+            append_row(a.csv, row)
+            return
+        times, state = [], {"runs": 0, "bad": 0, "first": ""}
+
+        def once(timed):
+            prepare()
+            self.scrub_l2()
+            self.start.record()
+            out = run()
+            self.stop.record()
+            self.stop.synchronize()
+            ms = self.start.elapsed_time(self.stop)
+            bad = verify(out)
+            del out
+            state["runs"] += 1
+            if bad:
+                state["bad"] += 1
+                state["first"] = state["first"] or bad
+            if timed:
+                times.append(ms)
+            return ms
+
+        try:
+            # As bench.cu: a first run slower than --slow-ms is the sample.
+            first = once(False)
+            reps = 0
+            if first > a.slow_ms:
+                times.append(first)
+            else:
+                warm = once(False)
+                reps = 1
+                if warm <= a.slow_ms:
+                    reps = int(min(a.max_reps, a.budget_ms / max(warm, 1e-3)))
+                    reps = max(reps, a.min_reps)
+            for _ in range(reps):
+                once(True)
+            check = ("ok" if not state["bad"] else
+                     f"FAIL ({state['bad']} of {state['runs']} runs): {state['first']}")
+        except Exception as e:  # a failing peer is reported, not fatal
+            check = f"FAIL: {type(e).__name__}: {e}".replace("\n", " ")[:300]
+        if check != "ok":
+            self.ok = False
+        if times:
+            t = sorted(times)
+            k = len(t)
+            med = t[k // 2] if k % 2 else 0.5 * (t[k // 2 - 1] + t[k // 2])
+            row.update(median_ms=fmt(med), min_ms=fmt(t[0]), reps=str(k))
+            print(f"{workload:<10} {shape:<12} {impl:<34} {med:10.4f} ms "
+                  f"(min {t[0]:.4f}, n={k}) {nbytes / (med * 1e6):8.1f} GB/s  {check}",
+                  flush=True)
+        else:
+            row.update(reps="0")
+            print(f"{workload:<10} {shape:<12} {impl:<34} {check}", flush=True)
+        row["check"] = check
+        append_row(a.csv, row)
+
+
+def describe_bad(torch, bad, got, want):
+    """'' when no element of the bool mask bad is set, else a description."""
+    n = int(bad.sum().item())
+    if n == 0:
+        return ""
+    i = int(bad.flatten().nonzero()[0].item())
+    g = float(got.flatten()[i].item())
+    w = float(want.flatten()[i].item())
+    return f"{n} of {bad.numel()} elements off; first at {i}: got {g:.9g}, want {w:.9g}"
+
+
+# Triton kernels must be module-level functions whose names (tl) resolve in
+# the module's globals.
+try:
+    import triton
+    import triton.language as tl
+    TRITON_ERROR = None
+except Exception as e:  # no Triton: its rows say why
+    triton = None
+    TRITON_ERROR = f"triton not importable: {type(e).__name__}: {e}"
+
+if triton is not None:
+    # The usual fused softmax: one program per row, the row in registers.
+    @triton.jit
+    def softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols,
+                       BLOCK_SIZE: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        offs = tl.arange(0, BLOCK_SIZE)
+        mask = offs < n_cols
+        x = tl.load(in_ptr + row * in_row_stride + offs, mask=mask,
+                    other=-float("inf"))
+        x = x - tl.max(x, axis=0)
+        num = tl.exp(x)
+        den = tl.sum(num, axis=0)
+        tl.store(out_ptr + row * out_row_stride + offs, num / den, mask=mask)
+
+
+def triton_softmax(x, out):
+    rows, cols = x.shape
+    block = triton.next_power_of_2(cols)
+    # The warps of the Triton tutorial's fused softmax.
+    warps = 4 if block < 2048 else 8 if block < 4096 else 16
+    softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), cols,
+                            BLOCK_SIZE=block, num_warps=warps)
+    return out
+
+
+def bench_softmax(ctx, rows, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    x = ctx.uniform((rows, cols), -8.0, 8.0)
+    ref = torch.softmax(x.double(), dim=1)
+    nbytes = 2.0 * rows * cols * 4
+
+    def verify(out):
+        bad = ~((out.double() - ref).abs() <= 5e-5 * ref.abs())
+        msg = describe_bad(torch, bad, out, ref)
+        out.fill_(math.nan)
+        return msg
+
+    buf = torch.empty_like(x)
+    skip = TRITON_ERROR
+    if not skip:
+        try:
+            triton_softmax(x[:1], buf[:1])  # compile outside the timing
+        except Exception as e:
+            skip = (f"triton kernel did not compile: {type(e).__name__}: {e}"
+                    .replace("\n", " ")[:300])
+    ctx.measure("softmax", shape, "triton fused softmax", "target", nbytes,
+                lambda: buf.fill_(math.nan),
+                lambda: triton_softmax(x, buf), verify, skip)
+    ctx.measure("softmax", shape, "torch.softmax", "peer", nbytes,
+                lambda: None, lambda: torch.softmax(x, dim=1), verify)
+
+
+def bench_layernorm(ctx, rows, cols):
+    torch = ctx.torch
+    import torch.nn.functional as F
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    eps = 1e-5
+    x = ctx.uniform((rows, cols), -4.0, 6.0)
+    gamma = ctx.uniform((cols,), 0.5, 1.5)
+    beta = ctx.uniform((cols,), -1.0, 1.0)
+    xd = x.double()
+    mean = xd.mean(dim=1, keepdim=True)
+    rstd = 1.0 / torch.sqrt(xd.var(dim=1, correction=0, keepdim=True) + eps)
+    ref = (xd - mean) * rstd * gamma.double() + beta.double()
+    scale = ((xd - mean).abs() + mean.abs()) * rstd * gamma.double() + beta.double().abs()
+    del xd
+    nbytes = (2.0 * rows * cols + 2.0 * cols) * 4
+
+    def verify(out):
+        bad = ~((out.double() - ref).abs() <= 1e-4 * scale)
+        msg = describe_bad(torch, bad, out, ref)
+        out.fill_(math.nan)
+        return msg
+
+    ctx.measure("layernorm", shape, "torch layer_norm", "target", nbytes,
+                lambda: None, lambda: F.layer_norm(x, (cols,), gamma, beta, eps),
+                verify)
+
+
+def bench_argmax(ctx):
+    torch = ctx.torch
+    n = (1 << 22) if ctx.args.quick else (1 << 28)
+    # 24-bit values: the maximum occurs several times, so "first" matters.
+    x = ctx.uniform((n,), -1.0, 1.0)
+    best = x.max()
+    want_pos = int((x == best).nonzero()[0].item())
+    want_val = float(best.item())
+    pos = torch.empty((), dtype=torch.int64, device=ctx.dev)
+
+    def verify(out):
+        got = int(out.item())
+        out.fill_(-1)
+        if got == want_pos:
+            return ""
+        return f"got {got}, want {want_pos} (value {want_val:.9g})"
+
+    ctx.measure("argmax", size_name(n), "torch.argmax", "target", n * 4.0 + 12,
+                lambda: pos.fill_(-1), lambda: torch.argmax(x, out=pos), verify)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--csv", required=True)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--only", default="")
+    p.add_argument("--budget-ms", type=float, default=1500)
+    p.add_argument("--min-reps", type=int, default=5)
+    p.add_argument("--max-reps", type=int, default=50)
+    p.add_argument("--slow-ms", type=float, default=1000)
+    args = p.parse_args(argv)
+    if args.seed is None:
+        args.seed = int.from_bytes(os.urandom(4), "little")
+    import torch
+    if not torch.cuda.is_available():
+        print("torch_peers.py: torch sees no CUDA device", file=sys.stderr)
+        return 3
+    ctx = Ctx(args, torch)
+    print(f"# torch {torch.__version__}, {torch.cuda.get_device_name()}, seed {args.seed}"
+          + ("; QUICK sizes" if args.quick else ""), flush=True)
+    names = []
+    for rows, cols in SHAPES:
+        names.append((f"softmax-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_softmax(ctx, r, c)))
+    for rows, cols in SHAPES:
+        names.append((f"layernorm-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_layernorm(ctx, r, c)))
+    names.append(("argmax", lambda: bench_argmax(ctx)))
+    only = [n for n in args.only.split(",") if n]
+    for name, fn in names:
+        if only and name not in only:
+            continue
+        fn()
+        torch.cuda.empty_cache()
+    return 0 if ctx.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
