@@ -141,6 +141,8 @@ kir::Value *KernelLowering::expr(const Expr *e) {
       return expr(s);
     if (isViewType(e->getType()))
       return fail(e->getExprLoc(), msg::ViewConstruct);
+    if (isBufferType(e->getType()))
+      return fail(e->getExprLoc(), msg::BufferTemp);
     if (const CXXRecordDecl *rd = intentRecord(e->getType()))
       return fail(e->getExprLoc(), msg::NotYetSupported,
                   {"intent::" + rd->getNameAsString()});

@@ -254,6 +254,10 @@ void KernelLowering::varDecl(const VarDecl *vd) {
       bindInitCaptures(l);
     return;
   }
+  if (isBufferType(t)) {
+    bufferDecl(vd);
+    return;
+  }
   if (t->isLValueReferenceType() &&
       !t.getNonReferenceType().isConstQualified()) {
     LValue lv = lvalue(init);

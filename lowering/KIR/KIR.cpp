@@ -196,6 +196,8 @@ llvm::StringRef intent::kir::opcodeName(Opcode op) {
     return "region_fold";
   case Opcode::RegionScan:
     return "region_scan";
+  case Opcode::Alloc:
+    return "alloc";
   }
   llvm_unreachable("bad opcode");
 }

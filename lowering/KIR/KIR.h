@@ -187,10 +187,12 @@ enum class Opcode : uint8_t {
   ArgReduce,  ///< (begin, end) -> (value, pos); region value
   RegionFold, ///< (offsets, init...); regions value, combine, store
   RegionScan, ///< (offsets, init...); regions value, combine, emit
+  // Local buffers (intent::buffer<T, N>).
+  Alloc, ///< () attrs size, init ("value" | "first_write"), value -> view<T, 1>
 };
 
 /// The last opcode (for iterating over all of them).
-inline constexpr Opcode LastOpcode = Opcode::RegionScan;
+inline constexpr Opcode LastOpcode = Opcode::Alloc;
 
 // Op reference (the full list with textual forms is docs/kir.md):
 //
@@ -265,6 +267,14 @@ inline constexpr Opcode LastOpcode = Opcode::RegionScan;
 // - `region_scan %offsets, %init0.. {kind, direction, combiner,
 //   reassociate}`: regions value ^(%r, %k), combine, emit ^(%r: i64, %k: i64,
 //   %p0: T0..) -> yield; a scan per region, restarting from init.
+// - `%b = alloc {size = N, init = "value", value = V} : view<T, 1>`: a local
+//   buffer (intent::buffer<T, N>): a fresh array of N elements of T each time
+//   the op executes (its lexical allocation instance). init = "value" fills it
+//   with V (an int bit pattern or a double); init = "first_write" leaves it
+//   uninitialized (the author must write an element before reading it). The
+//   result is a rank-1 memory value addressed by load/store like a view; it
+//   is never a subview operand and never crosses a parallel_for boundary by
+//   value (a parallel_for body that uses an outer buffer shares it).
 // Callback regions are verified at loop depth 0 (no break/continue out of
 // them); value and combine regions have no stores and no parallel_for.
 llvm::StringRef opcodeName(Opcode op);

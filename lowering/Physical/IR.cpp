@@ -2,6 +2,8 @@
 
 #include "Physical/IR.h"
 
+#include <algorithm>
+
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace intent;
@@ -523,4 +525,28 @@ void intent::phys::walkMutable(Region &r, const std::function<void(Op &)> &fn) {
     for (auto &sub : op->regions)
       walkMutable(*sub, fn);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Invocation workspace layout
+//===----------------------------------------------------------------------===//
+
+int64_t intent::phys::scalarBytes(ScalarKind k) {
+  return std::max<int64_t>(kir::Type::scalar(k).bitWidth() / 8, 1);
+}
+
+int64_t intent::phys::workspaceBytes(const Program &p) {
+  int64_t end = 0;
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace && b.workspaceOffset >= 0)
+      end = std::max(end, b.workspaceOffset + b.size * scalarBytes(b.elem));
+  return end;
+}
+
+bool intent::phys::workspaceZeroed(const Program &p) {
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace &&
+        b.init == InitMode::Value)
+      return true;
+  return false;
 }

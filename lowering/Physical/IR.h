@@ -218,7 +218,15 @@ struct Buffer {
   std::vector<unsigned> readerGroups; ///< groups that load from it
   std::vector<unsigned> writerGroups; ///< groups that store to it
   Origin origin;
+  /// Invocation workspace: byte offset of the slice in the hidden
+  /// `workspace` argument (a multiple of kWorkspaceAlign); -1 otherwise.
+  int64_t workspaceOffset = -1;
 };
+
+/// Alignment of every buffer slice in the invocation workspace (the
+/// runtime's workspace is 256-byte aligned, docs/runtime.md §4).
+inline constexpr int64_t kWorkspaceAlign = 256;
+
 
 //===----------------------------------------------------------------------===//
 // SSA: values, ops, blocks, regions
@@ -462,6 +470,15 @@ public:
   Value *launchValue(unsigned expr);
   Op *yield(llvm::ArrayRef<Value *> vals = {});
 };
+
+/// Size in bytes of one element of a scalar kind (bool: 1).
+int64_t scalarBytes(ScalarKind k);
+/// Bytes of invocation workspace the program needs: the end of its last
+/// workspace slice (0 without workspace buffers).
+int64_t workspaceBytes(const Program &p);
+/// True when some workspace buffer must read as zero at the start of the
+/// launch (init value 0: the runtime's zero_workspace).
+bool workspaceZeroed(const Program &p);
 
 /// Prints the program in its textual form (docs/physical-ir.md).
 void printProgram(llvm::raw_ostream &os, const Program &p,
