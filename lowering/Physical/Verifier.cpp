@@ -626,6 +626,8 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
   if (errors.size() == before)
     verifyStructuredOps(p, errors);
   if (errors.size() == before)
+    verifyBuffers(p, errors);
+  if (errors.size() == before)
     verifyEffects(p, kernel, errors);
   return errors.size() == before;
 }

@@ -61,6 +61,10 @@ std::vector<AccessSummary> summarizeSegment(const Program &p, const Op &seg,
 /// [structured] checks of every structured op; called by verifyProgram.
 void verifyStructuredOps(const Program &p, std::vector<std::string> &errors);
 
+/// Local buffer checks ([buffer-scope], [buffer-instance], [buffer-init],
+/// [buffer-ownership], VerifierBuffers.cpp); called by verifyProgram.
+void verifyBuffers(const Program &p, std::vector<std::string> &errors);
+
 /// Effect checks ([ownership], [conflicts], [dependences], [coverage]);
 /// called by verifyProgram.
 void verifyEffects(const Program &p, const kir::Kernel *kernel,
