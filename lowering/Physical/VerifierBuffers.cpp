@@ -6,8 +6,9 @@
 // [buffers] checks of Verifier.cpp. Tags:
 //
 //   [buffer-scope]     where an alloc sits matches its record's scope
-//   [buffer-instance]  one allocation instance per record, one group per
-//                      shared (workspace) buffer, disjoint aligned slices
+//   [buffer-instance]  one alloc op per record (its allocation instance;
+//                      a workspace's alloc binds its slice, so one group
+//                      owns it), disjoint aligned workspace slices
 //   [buffer-init]      the init mode can be honoured exactly once per
 //                      allocation instance; a first-write buffer that is
 //                      read is written somewhere
@@ -50,7 +51,7 @@ private:
 
   struct Use {
     std::vector<const Op *> allocs;
-    std::set<unsigned> allocGroups, readers, writers;
+    std::set<unsigned> readers, writers;
     unsigned loads = 0, stores = 0;
   };
   std::map<unsigned, Use> uses; ///< by buffer record id
@@ -77,10 +78,7 @@ private:
   void collect() {
     walk(*p.body, [&](const Op &op) {
       if (op.opcode == Opcode::Alloc) {
-        Use &u = uses[op.intAttr("buffer", -1)];
-        u.allocs.push_back(&op);
-        if (const Op *seg = segmentOf(op))
-          u.allocGroups.insert(seg->intAttr("group"));
+        uses[op.intAttr("buffer", -1)].allocs.push_back(&op);
         return;
       }
       if (op.opcode != Opcode::Load && op.opcode != Opcode::Store)
@@ -130,10 +128,6 @@ private:
             std::to_string(u.allocs.size()) +
                 " alloc ops claim one logical allocation instance");
     if (workspace) {
-      if (u.allocGroups.size() > 1)
-        error("buffer-instance", b,
-              "invocation workspace bound in several groups, which run "
-              "unordered with respect to each other");
       if (b.workspaceOffset < 0 || b.workspaceOffset % kWorkspaceAlign != 0)
         error("buffer-instance", b,
               "invocation workspace needs a slice offset aligned to " +
@@ -164,13 +158,6 @@ private:
       error("buffer-ownership", b,
             "recorded readers/writers differ from the groups that load/store "
             "it");
-    std::set<unsigned> all(u.readers);
-    all.insert(u.writers.begin(), u.writers.end());
-    for (unsigned g : all)
-      if (!u.allocGroups.count(g))
-        error("buffer-ownership", b,
-              "accessed by group " + std::to_string(g) +
-                  ", which does not own an allocation instance of it");
   }
 
   /// Workspace slices do not overlap.
