@@ -96,28 +96,48 @@ void construct::placeBuffers(ConstructionState &s) {
                          : ""));
   }
 
-  // The author's first-write obligation: a buffer without a fill value that
-  // is read but never written reads indeterminate values (provable here;
-  // anything finer is left to the author, seed 000 §5).
+  // The author's first-write obligation (seed 000 §5): every use of an
+  // alloc is in its block, after it. Walking that block in order, an op
+  // that loads the buffer while neither it nor an earlier op stores to it
+  // reads an element no write can have reached (on the path through that
+  // load). Once some op stores, nothing more is provable here: the rest is
+  // the author's obligation; nothing is synthesised.
   kir::walk(*s.kernel.body, [&](const Op &alloc) {
     if (alloc.opcode != Opcode::Alloc ||
         alloc.strAttr("init") != "first_write")
       return;
-    const Op *firstLoad = nullptr;
-    bool stored = false;
-    kir::walk(*s.kernel.body, [&](const Op &op) {
-      if (op.operands.empty() || op.operands[0] != alloc.result())
-        return;
-      if (op.opcode == Opcode::Store)
-        stored = true;
-      else if (op.opcode == Opcode::Load && !firstLoad)
-        firstLoad = &op;
-    });
-    if (firstLoad && !stored)
-      s.error(firstLoad->loc,
-              "buffer '" + bufferName(alloc) +
-                  "' is read but never written: it has no fill value, so "
-                  "every element must be written before it is read (write "
-                  "it first, or declare it as buffer<T, N>(value))");
+    const kir::Block &block = *alloc.parent;
+    bool after = false;
+    for (const auto &opPtr : block.ops) {
+      if (opPtr.get() == &alloc) {
+        after = true;
+        continue;
+      }
+      if (!after)
+        continue;
+      const Op *load = nullptr;
+      bool stores = false;
+      auto visit = [&](const Op &op) {
+        if (op.operands.empty() || op.operands[0] != alloc.result())
+          return;
+        stores |= op.opcode == Opcode::Store;
+        if (op.opcode == Opcode::Load && !load)
+          load = &op;
+      };
+      visit(*opPtr);
+      for (const auto &r : opPtr->regions)
+        kir::walk(*r, visit);
+      if (stores)
+        break;
+      if (load) {
+        s.error(load->loc,
+                "buffer '" + bufferName(alloc) +
+                    "' is read before any of its elements is written: it has "
+                    "no fill value, so every element must be written before "
+                    "it is read (write it first, or declare it as "
+                    "buffer<T, N>(value))");
+        break;
+      }
+    }
   });
 }

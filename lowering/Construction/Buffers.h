@@ -44,7 +44,7 @@ std::string kernelBufferSerialReason(const ConstructionState &s,
 
 /// Pass place-buffers (after form-groups): the group and scope of every
 /// kernel-level buffer, a remark per buffer, and an error for a buffer
-/// without a fill value that is read but never written.
+/// without a fill value that is provably read before any write.
 void placeBuffers(ConstructionState &s);
 
 } // namespace intent::construct
