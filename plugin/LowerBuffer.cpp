@@ -81,33 +81,22 @@ void KernelLowering::bufferDecl(const VarDecl *vd) {
         fail(arg->getExprLoc(), msg::BufferFill);
         return;
       }
-      // The constructor takes `const T &`: convert like the header does.
-      llvm::APSInt iv;
-      llvm::APFloat fv(0.0);
+      // The constructor takes `const T &`: the argument is already
+      // converted to T, so the value is a float for float buffers and an
+      // integer (bool: 0/1) otherwise.
       const APValue &v = r.Val;
-      if (et->isFloat()) {
-        double d = v.isFloat()  ? [&] {
-          llvm::APFloat f = v.getFloat();
-          bool lost;
-          f.convert(llvm::APFloat::IEEEdouble(),
-                    llvm::APFloat::rmNearestTiesToEven, &lost);
-          return f.convertToDouble();
-        }()
-                   : v.isInt() ? static_cast<double>(v.getInt().getExtValue())
-                               : 0.0;
-        if (!v.isFloat() && !v.isInt()) {
-          fail(arg->getExprLoc(), msg::BufferFill);
-          return;
-        }
-        fill = d;
+      if (et->isFloat() && v.isFloat()) {
+        llvm::APFloat f = v.getFloat();
+        bool lost = false;
+        f.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &lost);
+        fill = f.convertToDouble();
+      } else if (!et->isFloat() && v.isInt()) {
+        fill = et->isBool() ? int64_t(v.getInt().getBoolValue())
+                            : v.getInt().getExtValue();
       } else {
-        if (!v.isInt()) {
-          fail(arg->getExprLoc(), msg::BufferFill);
-          return;
-        }
-        fill = v.getInt().getExtValue();
-        if (et->isBool())
-          fill = int64_t(v.getInt().getBoolValue());
+        fail(arg->getExprLoc(), msg::BufferFill);
+        return;
       }
       mode = "value";
     } else if (ce->getNumArgs() != 0) {
