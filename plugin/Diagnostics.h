@@ -293,6 +293,31 @@ inline constexpr const char *HistogramBinOf =
 // Internal errors: bugs in the front end, not in the user's code.
 inline constexpr const char *InternalVerify =
     "internal error: the KIR of kernel '%0' failed verification: %1";
+
+// Local buffers (intent::buffer<T, N>).
+inline constexpr const char *BufferElementType =
+    "intent::buffer of %0 is not supported in an Intent kernel; the element "
+    "type must be bool, an integer or a floating-point type";
+inline constexpr const char *BufferFill =
+    "the fill value of an intent::buffer must be a constant expression in an "
+    "Intent kernel; declare the buffer uninitialized and write its elements "
+    "in a loop";
+inline constexpr const char *BufferCopy =
+    "copying an intent::buffer is not supported in an Intent kernel; pass it "
+    "to helpers by reference and copy elements in a loop";
+inline constexpr const char *BufferAssign =
+    "assigning an intent::buffer is not supported in an Intent kernel; copy "
+    "the elements in a loop";
+inline constexpr const char *BufferData =
+    "'buffer::data' is not supported in an Intent kernel (no pointers or "
+    "pointer arithmetic); index the buffer with operator[]";
+inline constexpr const char *BufferTemp =
+    "a temporary intent::buffer is not supported in an Intent kernel; declare "
+    "a local buffer variable";
+inline constexpr const char *BufferInCallback =
+    "an intent::buffer inside %0 is not supported; declare it in the "
+    "enclosing parallel_for body or kernel";
+
 } // namespace msg
 
 /// Reports diagnostics at the user's source location. Duplicates (same

@@ -425,6 +425,16 @@ public:
   kir::Value *body(const clang::Stmt *s, const clang::Decl *key,
                    clang::QualType retTy, bool helper);
   static bool containsReturn(const clang::Stmt *s);
+
+  // LowerBuffer.cpp -----------------------------------------------------------
+  /// True for intent::buffer<T, N> (through references and qualifiers).
+  bool isBufferType(clang::QualType t) const;
+  /// A local intent::buffer: an `alloc` op bound to `vd` (a reference to a
+  /// buffer aliases it).
+  void bufferDecl(const clang::VarDecl *vd);
+  /// b.size() (the constant N) and b.data() (reported).
+  kir::Value *bufferMember(const clang::CallExpr *e,
+                           const clang::CXXMethodDecl *md);
 };
 
 } // namespace intent::plugin

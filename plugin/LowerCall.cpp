@@ -70,6 +70,9 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
       llvm::SmallVector<const Expr *, 4> args(oc->arg_begin(), oc->arg_end());
       return inlineCall(oc->getDirectCallee(), args, loc);
     }
+    if (md && isBufferType(oc->getArg(0)->getType()) &&
+        oc->getOperator() == OO_Equal)
+      return fail(loc, msg::BufferAssign);
     if (md && isViewType(oc->getArg(0)->getType()) &&
         oc->getOperator() == OO_Equal) {
       // Assigning a view to a view variable.
@@ -107,6 +110,8 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
       return rngCall(mc);
     if (md && obj && halfKind(obj->getType()))
       return halfMember(mc);
+    if (md && obj && isBufferType(obj->getType()))
+      return bufferMember(mc, md);
     if (md && md->isVirtual())
       return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md) {
@@ -122,6 +127,9 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
   const FunctionDecl *fd = e->getDirectCallee();
   if (!fd)
     return fail(loc, msg::FunctionPointer);
+  if (const auto *md = dyn_cast<CXXMethodDecl>(fd);
+      md && md->isStatic() && isBufferType(ctx.getRecordType(md->getParent())))
+    return bufferMember(e, md); // b.size() (static)
   if (const Expr *arg = identityCallArg(e))
     return expr(arg);
   {
@@ -177,7 +185,9 @@ bool KernelLowering::isViewElementAccess(const Expr *e) const {
     return false;
   if (oc->getOperator() != OO_Call && oc->getOperator() != OO_Subscript)
     return false;
-  return isViewType(oc->getArg(0)->getType());
+  return isViewType(oc->getArg(0)->getType()) ||
+         (oc->getOperator() == OO_Subscript &&
+          isBufferType(oc->getArg(0)->getType()));
 }
 
 LValue KernelLowering::viewElement(const CXXOperatorCallExpr *e) {
@@ -666,6 +676,13 @@ kir::Value *KernelLowering::inlineCall(const FunctionDecl *fd,
       if (!philoxOf(args[i], g))
         return nullptr;
       generators[p] = g;
+    } else if (isBufferType(pt)) {
+      // Buffers pass by reference only (a by-value copy would alias).
+      if (!pt->isReferenceType())
+        return fail(args[i]->getExprLoc(), msg::BufferCopy);
+      bd.place = lvalue(args[i]);
+      if (!bd.place.valid())
+        return nullptr;
     } else if (pt->isLValueReferenceType() &&
                !pt.getNonReferenceType().isConstQualified()) {
       bd.place = lvalue(args[i]);

@@ -149,6 +149,8 @@ kir::Value *KernelLowering::expr(const Expr *e) {
       return halfConstruct(cast<CXXConstructExpr>(e));
     if (isViewType(e->getType()))
       return fail(e->getExprLoc(), msg::ViewConstruct);
+    if (isBufferType(e->getType()))
+      return fail(e->getExprLoc(), msg::BufferTemp);
     if (const CXXRecordDecl *rd = intentRecord(e->getType()))
       return fail(e->getExprLoc(), msg::NotYetSupported,
                   {"intent::" + rd->getNameAsString()});

@@ -258,6 +258,10 @@ void KernelLowering::varDecl(const VarDecl *vd) {
     philoxLocal(vd);
     return;
   }
+  if (isBufferType(t)) {
+    bufferDecl(vd);
+    return;
+  }
   if (t->isLValueReferenceType() &&
       !t.getNonReferenceType().isConstQualified()) {
     LValue lv = lvalue(init);

@@ -2,6 +2,7 @@
 
 #include "Construction/Dependence.h"
 
+#include "Construction/Buffers.h"
 #include "Construction/ViewRelations.h"
 #include "KIR/Atomic.h"
 
@@ -199,8 +200,27 @@ private:
       s.error(op.loc, err);
       return;
     }
-    const kir::Param &root = s.kernel.params[chain.rootParam];
     phys::AccessSummary a;
+    if (chain.rootAlloc) {
+      // A local buffer: a kernel-level one is shared by the instances that
+      // use it (compared like a view); one allocated inside the unit is
+      // private to its instance or iteration and never conflicts.
+      const kir::Op &alloc = *chain.rootAlloc;
+      a.root = -1;
+      if (alloc.parent == &s.kernel.body->block)
+        a.buffer = alloc.id;
+      a.rootName = bufferName(alloc);
+      a.elem = alloc.result()->type.elem;
+      a.rank = 1;
+      a.write = write;
+      a.loc = op.loc;
+      a.kirOp = op.id;
+      for (const CExprRef &c : coords)
+        a.coords.push_back(affineOf(c));
+      u.accesses.push_back(std::move(a));
+      return;
+    }
+    const kir::Param &root = s.kernel.params[chain.rootParam];
     a.root = chain.rootParam;
     a.rootName = root.name;
     a.elem = root.type.elem;

@@ -2,6 +2,7 @@
 
 #include "Construction/EmitPhysical.h"
 
+#include "Construction/Buffers.h"
 #include "Construction/LaunchLowering.h"
 #include "Construction/ViewRelations.h"
 #include "KIR/Atomic.h"
@@ -71,6 +72,7 @@ public:
     phys::Region *then = b.addRegion(guard);
     phys::Region *els = b.addRegion(guard);
     b.setInsertionBlock(&then->block);
+    addExternalBuffers();
     for (const Group &g : s.groups)
       emitGroup(g);
     b.loc = s.kernel.loc;
@@ -135,6 +137,11 @@ private:
         }
       }
     }
+    // Kernel-level buffers of this group: allocated (or, for a workspace,
+    // bound to its slice) once at the start of each instance.
+    for (const KernelBuffer &kb : s.kernelBuffers)
+      if (kb.group == static_cast<int>(g.id))
+        emitAlloc(*kb.alloc, kb.scope);
     emitReplicated(g);
     for (unsigned u : g.units) {
       if (g.ordered)
@@ -315,11 +322,60 @@ private:
     b.setInsertionBlock(saved);
   }
 
+  /// `alloc {buffer = K}` and buffer record K for a KIR alloc.
+  void emitAlloc(const kir::Op &k, phys::BufferScope scope) {
+    phys::Buffer buf;
+    buf.id = p.buffers.size();
+    buf.name = bufferName(k);
+    buf.scope = scope;
+    buf.elem = k.result()->type.elem;
+    buf.rank = 1;
+    buf.size = k.intAttr("size");
+    if (k.strAttr("init") == "value") {
+      buf.init = phys::InitMode::Value;
+      buf.initValue = k.floatAttr("value");
+    } else {
+      buf.init = phys::InitMode::FirstWrite;
+    }
+    buf.ownership = scope == phys::BufferScope::InvocationWorkspace
+                        ? phys::Ownership::InstanceUnique
+                        : phys::Ownership::Private;
+    if (scope == phys::BufferScope::InvocationWorkspace) {
+      int64_t end = phys::workspaceBytes(p);
+      buf.workspaceOffset = (end + phys::kWorkspaceAlign - 1) /
+                            phys::kWorkspaceAlign * phys::kWorkspaceAlign;
+    }
+    buf.origin.kernel = s.kernel.id;
+    buf.origin.op = k.id;
+    buf.origin.value = k.result()->id;
+    p.buffers.push_back(buf);
+    setOrigin(k);
+    phys::Op *op =
+        b.create(Opcode::Alloc, {}, {phys::Type::buffer(buf.elem, buf.size)});
+    op->setAttr("buffer", static_cast<int64_t>(buf.id));
+    op->result()->name = buf.name;
+    bindResults(k, op);
+  }
+
+  /// A nested alloc: private to the program instance when it runs once
+  /// per instance (directly in the segment), else to each execution of
+  /// the region it is in.
+  void emitNestedAlloc(const kir::Op &k) {
+    const phys::Op *parent = b.block->parent ? b.block->parent->parent : nullptr;
+    bool perInstance = parent && parent->opcode == Opcode::Segment;
+    emitAlloc(k, perInstance ? phys::BufferScope::ProgramPrivate
+                             : phys::BufferScope::IterationPrivate);
+  }
+
   void emitAccess(const kir::Op &k) {
     ViewChain chain;
     std::string err;
     if (!resolveView(k.operands[0], chain, err)) {
       s.error(k.loc, err);
+      return;
+    }
+    if (chain.rootAlloc) {
+      emitBufferAccess(k, *chain.rootAlloc);
       return;
     }
     bool isStore = k.opcode == kir::Opcode::Store;
@@ -351,6 +407,25 @@ private:
     if (atomic)
       for (const kir::NamedAttr &a : k.attrs)
         op->setAttr(a.name, convertAttr(a.value));
+    bindResults(k, op);
+  }
+
+  /// A load/store of a local buffer: its alloc handle and the index.
+  void emitBufferAccess(const kir::Op &k, const kir::Op &alloc) {
+    bool isStore = k.opcode == kir::Opcode::Store;
+    phys::AccessInfo info;
+    info.bounds = phys::Bounds::Assumed;
+    info.kirOp = k.id;
+    llvm::SmallVector<phys::Value *, 3> ops{lookup(alloc.result(), k.loc)};
+    if (isStore)
+      ops.push_back(lookup(k.operands[1], k.loc));
+    const kir::Value *idx = k.operands[isStore ? 2 : 1];
+    info.kirCoords.push_back(idx->id);
+    ops.push_back(toIndex(lookup(idx, k.loc)));
+    setOrigin(k);
+    phys::Op *op = b.create(isStore ? Opcode::Store : Opcode::Load, ops,
+                            resultTypes(k));
+    op->access = info;
     bindResults(k, op);
   }
 
@@ -553,6 +628,9 @@ private:
     case kir::Opcode::AtomicCas:
       emitAccess(k);
       return;
+    case kir::Opcode::Alloc:
+      emitNestedAlloc(k);
+      return;
     case kir::Opcode::ParallelFor:
       emitOrderedParallelFor(k);
       return;
@@ -593,7 +671,9 @@ private:
     bindResults(k, op);
   }
 
-  void addBuffers() {
+  /// One external_view record per view parameter (readers and writers are
+  /// filled in by addBuffers once the body exists).
+  void addExternalBuffers() {
     for (unsigned i = 0; i < p.params.size(); ++i) {
       const phys::Param &par = p.params[i];
       if (!par.type.isView())
@@ -607,6 +687,17 @@ private:
       buf.param = i;
       buf.init = phys::InitMode::Host;
       buf.origin = par.origin;
+      p.buffers.push_back(buf);
+    }
+  }
+
+  /// The reader and writer groups of every buffer, read back from the
+  /// emitted segments; ownership of external views.
+  void addBuffers() {
+    for (phys::Buffer &buf : p.buffers) {
+      const phys::Value *mem = nullptr;
+      if (buf.scope == phys::BufferScope::ExternalView)
+        mem = p.param(buf.param);
       std::set<unsigned> readers, writers;
       bool orderedWriter = false, atomicWriter = false;
       // Read the accesses back from the emitted segments (replicated loads
@@ -618,9 +709,15 @@ private:
               continue;
             unsigned g = seg->intAttr("group");
             phys::walk(*seg->regions[0], [&](const phys::Op &a) {
-              if ((a.opcode != Opcode::Load && a.opcode != Opcode::Store &&
-                   !phys::isAtomic(a.opcode)) ||
-                  a.memory() != p.param(i))
+              if (a.opcode != Opcode::Load && a.opcode != Opcode::Store &&
+                  !phys::isAtomic(a.opcode))
+                return;
+              const phys::Value *m = a.memory();
+              bool match = mem ? m == mem
+                               : m->def && m->def->opcode == Opcode::Alloc &&
+                                     m->def->intAttr("buffer") ==
+                                         static_cast<int64_t>(buf.id);
+              if (!match)
                 return;
               // An atomic counts as a write (it also reads the element).
               bool w = a.opcode != Opcode::Load;
@@ -631,14 +728,13 @@ private:
           }
       buf.readerGroups.assign(readers.begin(), readers.end());
       buf.writerGroups.assign(writers.begin(), writers.end());
-      if (!writers.empty())
+      if (mem && !writers.empty())
         buf.ownership = orderedWriter  ? phys::Ownership::SingleInstance
                         : atomicWriter ? phys::Ownership::Atomic
                                        : phys::Ownership::InstanceUnique;
       // An external view is shared by every instance of the launch.
-      if (atomicWriter)
+      if (mem && atomicWriter)
         buf.sharing = phys::Sharing::Launch;
-      p.buffers.push_back(buf);
     }
   }
 };

@@ -2,6 +2,7 @@
 
 #include "Construction/Groups.h"
 
+#include "Construction/Buffers.h"
 #include "Construction/Dependence.h"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ std::string unitName(const Unit &u) {
 }
 
 /// Why unit u cannot run as its own parallel workset, or "".
-std::string serialReason(const Unit &u) {
+std::string serialReason(const ConstructionState &s, const Unit &u) {
   if (!u.parallelCapable())
     return "top-level " + unitName(u) + " is outside any parallel_for";
   if (!u.launchVisible)
@@ -29,6 +30,8 @@ std::string serialReason(const Unit &u) {
   std::string c = phys::findCrossInstanceConflict(u.accesses, u.space);
   if (!c.empty())
     return unitName(u) + ": " + c;
+  if (std::string b = kernelBufferSerialReason(s, u); !b.empty())
+    return unitName(u) + ": " + b;
   return "";
 }
 
@@ -89,7 +92,7 @@ void construct::formGroups(ConstructionState &s) {
 
   std::vector<std::string> unitReason(n);
   for (unsigned i = 0; i < n; ++i)
-    unitReason[i] = serialReason(s.units[i]);
+    unitReason[i] = serialReason(s, s.units[i]);
 
   std::vector<unsigned> leader(n);
   std::iota(leader.begin(), leader.end(), 0);
@@ -104,7 +107,7 @@ void construct::formGroups(ConstructionState &s) {
     for (unsigned a = 0; a < b; ++a) {
       const Unit &ua = s.units[a], &ub = s.units[b];
       bool dependent =
-          usesResultOf(ub, ua) ||
+          usesResultOf(ub, ua) || shareKernelBuffer(ua, ub) ||
           !phys::findAnyConflict(ua.accesses, ub.accesses).empty();
       if (!dependent)
         continue;

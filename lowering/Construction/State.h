@@ -77,6 +77,16 @@ struct Group {
   kir::Loc loc;
 };
 
+/// A kernel-level buffer: an `alloc` at the top of the kernel body, shared
+/// by every unit that uses it (placeBuffers decides its physical scope).
+struct KernelBuffer {
+  const kir::Op *alloc = nullptr;
+  int group = -1; ///< the one group whose units use it; -1: unused
+  /// ProgramPrivate (the single instance of an ordered group) or
+  /// InvocationWorkspace (shared by the instances of a parallel group).
+  phys::BufferScope scope = phys::BufferScope::ProgramPrivate;
+};
+
 struct ConstructionState {
   explicit ConstructionState(const kir::Kernel &k);
 
@@ -87,6 +97,8 @@ struct ConstructionState {
   std::set<unsigned> replicable;
   std::vector<Unit> units;
   std::vector<Group> groups;
+  /// Kernel-level buffers in KIR order (buildWorksets; placeBuffers).
+  std::vector<KernelBuffer> kernelBuffers;
   std::vector<phys::Remark> remarks;
   std::vector<Diag> errors;
 

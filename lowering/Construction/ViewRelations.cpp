@@ -70,6 +70,10 @@ bool construct::resolveView(const kir::Value *view, ViewChain &chain,
       chain.rootParam = v->argNo;
       break;
     }
+    if (v->def->opcode == Opcode::Alloc) {
+      chain.rootAlloc = v->def; // a local buffer: rank 1, contiguous
+      break;
+    }
     if (v->def->opcode != Opcode::SubView) {
       error = "view %" + std::to_string(v->id) + " is produced by '" +
               kir::opcodeName(v->def->opcode).str() +
@@ -106,6 +110,8 @@ CExprRef productFrom(const std::vector<CExprRef> &a, unsigned from) {
 
 CExprRef construct::viewExtent(const ViewChain &chain, unsigned depth,
                                unsigned dim) {
+  if (depth == 0 && chain.rootAlloc)
+    return CExpr::ofConst(chain.rootAlloc->intAttr("size"));
   if (depth == 0)
     return CExpr::extent(chain.rootParam, dim);
   const Op *op = chain.ops[depth - 1];
@@ -139,6 +145,8 @@ CExprRef construct::viewExtent(const ViewChain &chain, unsigned depth,
 
 CExprRef construct::viewStride(const ViewChain &chain, unsigned depth,
                                unsigned dim) {
+  if (depth == 0 && chain.rootAlloc)
+    return CExpr::ofConst(1);
   if (depth == 0)
     return CExpr::stride(chain.rootParam, dim);
   const Op *op = chain.ops[depth - 1];

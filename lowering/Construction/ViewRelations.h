@@ -48,6 +48,8 @@ struct CExpr {
 /// from the root outwards (ops.back() defines the view itself, if any).
 struct ViewChain {
   unsigned rootParam = 0;
+  /// A local buffer root (the KIR `alloc` op) instead of a parameter.
+  const kir::Op *rootAlloc = nullptr;
   std::vector<const kir::Op *> ops;
   /// The KIR op ids of `ops` (provenance of accesses).
   std::vector<unsigned> opIds() const;

@@ -18,7 +18,7 @@ namespace {
 bool isConstViewAccess(const ConstructionState &s, const kir::Value *view) {
   ViewChain chain;
   std::string err;
-  if (!resolveView(view, chain, err))
+  if (!resolveView(view, chain, err) || chain.rootAlloc)
     return false;
   return s.kernel.params[chain.rootParam].type.constElem;
 }
@@ -142,6 +142,14 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
     }
     if (kir::isTerminator(op->opcode))
       continue;
+    // A buffer allocated around the inner parallel_for is shared by its
+    // iterations; flattening would give each iteration its own.
+    if (op->opcode == Opcode::Alloc) {
+      why = "the enclosing body allocates a buffer (op " +
+            std::to_string(op->id) + " at " + locString(op->loc) +
+            ") shared by its iterations";
+      return nullptr;
+    }
     // A reduction computed around the inner parallel_for is a shared
     // producer (seed 000 §6): flattening would recompute it per inner
     // iteration instead of once per instance.
@@ -190,6 +198,14 @@ void construct::buildWorksets(ConstructionState &s) {
     const Op &op = *opPtr;
     if (op.opcode == Opcode::Return)
       continue;
+    if (op.opcode == Opcode::Alloc) {
+      // A kernel-level buffer: no unit of its own; the units that use it
+      // join one group (form-groups) and place-buffers picks its scope.
+      KernelBuffer kb;
+      kb.alloc = &op;
+      s.kernelBuffers.push_back(kb);
+      continue;
+    }
     if (op.opcode != Opcode::ParallelFor && isReplicableOp(s, op)) {
       s.replicable.insert(op.id);
       continue;

@@ -326,6 +326,8 @@ std::string ProgramEmitter::binaryExpr(const Op &op) {
 std::string ProgramEmitter::elementRef(const Op &op) {
   const Value *mem = op.memory();
   llvm::ArrayRef<Value *> coords = op.coords();
+  if (mem->type.isBuffer()) // a local array or a workspace slice
+    return name(mem) + "[" + name(coords[0]) + "]";
   std::string s = name(mem) + ".data()[";
   if (coords.empty())
     s += "0";
@@ -336,6 +338,33 @@ std::string ProgramEmitter::elementRef(const Op &op) {
          std::to_string(d) + ")";
   }
   return s + "]";
+}
+
+/// A buffer allocation instance: a local array (program/iteration-private,
+/// filled here when the record has an init value) or the buffer's slice of
+/// the invocation workspace (zero-filled by the runtime when required).
+void ProgramEmitter::emitAlloc(const Op &op) {
+  const Buffer &b = p.buffers[op.intAttr("buffer")];
+  std::string t = scalarCxx(b.elem);
+  indent();
+  if (b.scope == BufferScope::InvocationWorkspace) {
+    os << t << " *const " << name(op.result()) << " = reinterpret_cast<" << t
+       << " *>(static_cast<char *>(a.workspace) + " << b.workspaceOffset
+       << "); // workspace slice of buffer " << b.id << " (" << b.name
+       << ")\n";
+    return;
+  }
+  os << t << " " << name(op.result()) << "[" << b.size << "]; // buffer "
+     << b.id << " (" << b.name << "), " << bufferScopeName(b.scope) << "\n";
+  if (b.init != InitMode::Value)
+    return; // first write is the author's obligation
+  AttrValue v = isFloatKind(b.elem)
+                    ? AttrValue(b.initValue)
+                    : AttrValue(static_cast<int64_t>(b.initValue));
+  indent();
+  os << "for (int64_t k = 0; k < " << b.size << "; ++k) "
+     << name(op.result()) << "[k] = " << emit::detail::literal(v, b.elem)
+     << ";\n";
 }
 
 void ProgramEmitter::bindArgs(const Block &b, llvm::ArrayRef<std::string> sources) {
@@ -491,7 +520,8 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
                              std::to_string(op.intAttr("dim")) + ")");
     return;
   case Opcode::Alloc:
-    llvm::report_fatal_error("CUDA emitter: buffers are not emitted yet");
+    emitAlloc(op);
+    return;
   case Opcode::Load: {
     auto over = loadOverride.find(&op);
     if (over != loadOverride.end()) {
@@ -737,14 +767,13 @@ void ProgramEmitter::emitWrapper() {
   } else {
     os << "  __intent_config.block = " << opts.blockSize << ";\n";
   }
-  int64_t workspaceBytes = 0;
-  for (const Buffer &b : p.buffers)
-    if (b.scope == BufferScope::InvocationWorkspace)
-      workspaceBytes += b.size * (kir::Type::scalar(b.elem).bitWidth() / 8);
-  if (workspaceBytes) {
-    // Kept zero: the kernel leaves it zero (docs/passes.md), so no memset.
-    os << "  __intent_config.workspace_bytes = " << workspaceBytes << ";\n";
-    os << "  __intent_config.workspace_kept_zero = true;\n";
+  if (int64_t ws = phys::workspaceBytes(p)) {
+    os << "  __intent_config.workspace_bytes = " << ws << ";\n";
+    if (phys::workspaceKeptZero(p))
+      // Kept zero: the kernel leaves it zero (docs/passes.md), so no memset.
+      os << "  __intent_config.workspace_kept_zero = true;\n";
+    else if (phys::workspaceZeroed(p))
+      os << "  __intent_config.zero_workspace = true;\n";
   }
   os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
      << "__intent_config, __intent_args, " << m << "_kernel);\n";

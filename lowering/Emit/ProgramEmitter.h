@@ -75,6 +75,7 @@ private:
   /// were made explicit by the front end already.
   std::string binaryExpr(const phys::Op &op);
   std::string elementRef(const phys::Op &op);
+  void emitAlloc(const phys::Op &op);
   /// Binds a region's block arguments to `sources` (carried variables).
   void bindArgs(const phys::Block &b, llvm::ArrayRef<std::string> sources);
   std::string carried(const phys::Op &loop, unsigned k);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 using namespace intent;
 using namespace intent::interp;
@@ -50,6 +51,33 @@ private:
   int64_t maxOps, executed = 0;
   KIRRunResult &result;
   llvm::DenseMap<const kir::Value *, RtValue> env;
+  /// Storage of every buffer allocation instance (alloc), alive until the
+  /// run ends.
+  std::deque<std::vector<char>> buffers;
+
+  /// A fresh allocation instance: `value` fills every element, an
+  /// uninitialized buffer reads as zero here (the author must write first).
+  bool alloc(const Op &op) {
+    kir::ScalarKind elem = op.result()->type.elem;
+    int64_t n = op.intAttr("size");
+    unsigned size = elemSize(elem);
+    if (n <= 0 || !size)
+      return fail(op, "bad buffer size or element type");
+    buffers.emplace_back(static_cast<size_t>(n) * size, 0);
+    char *data = buffers.back().data();
+    if (op.strAttr("init") == "value") {
+      Scalar v = kir::Type::scalar(elem).isFloat()
+                     ? Scalar::ofFloat(elem, op.floatAttr("value"))
+                     : Scalar::ofInt(elem, op.intAttr("value"));
+      for (int64_t i = 0; i < n; ++i)
+        storeElem(data + i * size, v);
+    }
+    RtValue r;
+    r.isView = true;
+    r.v = View::contiguous(data, elem, {n});
+    env[op.result()] = r;
+    return true;
+  }
 
   bool fail(const Op &op, const std::string &msg) {
     result.ok = false;
@@ -424,6 +452,8 @@ private:
     }
     case Opcode::SubView:
       return subview(op);
+    case Opcode::Alloc:
+      return alloc(op);
     case Opcode::Load:
     case Opcode::Store:
     case Opcode::Atomic:

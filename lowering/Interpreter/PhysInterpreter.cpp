@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <cmath>
+#include <map>
 #include <random>
 #include <unordered_map>
 
@@ -91,6 +92,9 @@ private:
   int64_t opsExecuted = 0;
   llvm::DenseMap<const phys::Value *, Scalar> env;
   std::vector<std::vector<Scalar>> buffers;
+  /// Invocation workspace buffers by record id: one per launch, shared by
+  /// every program (handles are -(id + 1)).
+  std::map<int64_t, std::vector<Scalar>> workspace;
   /// Race detection: element address -> (writer pid, reader pid or -2).
   struct Touch {
     int64_t writer = -1, reader = -1;
@@ -184,12 +188,28 @@ private:
     const phys::Value *mem = op.memory();
     void *addr;
     if (mem->type.isBuffer()) {
-      std::vector<Scalar> &buf = buffers[get(mem).i];
+      int64_t h = get(mem).i;
+      std::vector<Scalar> &buf = h >= 0 ? buffers[h] : workspace[-h - 1];
       if (c[0] < 0 || c[0] >= static_cast<int64_t>(buf.size()))
         return fail(op, "buffer index out of bounds");
       if (atomic)
         return atomicUpdate(op, [&] { return buf[c[0]]; },
                             [&](Scalar v) { buf[c[0]] = v; });
+      if (h < 0 && opts.detectRaces) {
+        // A workspace element is owned by one program (unique slices).
+        Touch &t = touched[reinterpret_cast<uintptr_t>(&buf[c[0]])];
+        bool race = (t.writer >= 0 && t.writer != pid) ||
+                    (isStore && t.reader != -1 && t.reader != pid);
+        if (race)
+          return fail(op, std::string(isStore ? "write" : "read") +
+                              " races on workspace buffer " +
+                              p.buffers[-h - 1].name + "[" +
+                              std::to_string(c[0]) + "]");
+        if (isStore)
+          t.writer = pid;
+        else
+          t.reader = t.reader == -1 || t.reader == pid ? pid : -2;
+      }
       if (isStore)
         buf[c[0]] = get(op.storedValue());
       else
@@ -636,6 +656,13 @@ private:
       if (!kir::Type::scalar(b.elem).isFloat())
         init = Scalar::ofInt(b.elem, static_cast<int64_t>(
                                          b.init == phys::InitMode::Value ? b.initValue : 0));
+      if (b.scope == phys::BufferScope::InvocationWorkspace) {
+        // Allocated (and zero-filled if required) once per launch.
+        int64_t id = op.intAttr("buffer");
+        workspace.try_emplace(id, std::vector<Scalar>(b.size, init));
+        env[op.result()] = Scalar::ofInt(ScalarKind::I64, -id - 1);
+        return true;
+      }
       buffers.push_back(std::vector<Scalar>(b.size, init));
       env[op.result()] = Scalar::ofInt(ScalarKind::I64, buffers.size() - 1);
       return true;

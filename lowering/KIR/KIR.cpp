@@ -203,6 +203,8 @@ llvm::StringRef intent::kir::opcodeName(Opcode op) {
     return "atomic";
   case Opcode::AtomicCas:
     return "atomic_cas";
+  case Opcode::Alloc:
+    return "alloc";
   }
   llvm_unreachable("bad opcode");
 }

@@ -192,10 +192,12 @@ enum class Opcode : uint8_t {
   // Atomic read-modify-writes of one memory element (KIR/Atomic.h).
   Atomic,    ///< (mem, value, i0..) -> old; attrs kind, order
   AtomicCas, ///< (mem, expected, desired, i0..) -> (old, success); attr order
+  // Local buffers (intent::buffer<T, N>).
+  Alloc, ///< () attrs size, init ("value" | "first_write"), value -> view<T, 1>
 };
 
 /// The last opcode (for iterating over all of them).
-inline constexpr Opcode LastOpcode = Opcode::AtomicCas;
+inline constexpr Opcode LastOpcode = Opcode::Alloc;
 
 // Op reference (the full list with textual forms is docs/kir.md):
 //
@@ -273,6 +275,14 @@ inline constexpr Opcode LastOpcode = Opcode::AtomicCas;
 // - `%r = rng %seed, %stream, %counter {fn = F} : T` (all operands u64):
 //   intent::philox(seed, stream).F(counter) from include/intent/philox.hpp;
 //   fn "u32" gives u32, "uniform" and "normal" give f32. Pure.
+// - `%b = alloc {size = N, init = "value", value = V} : view<T, 1>`: a local
+//   buffer (intent::buffer<T, N>): a fresh array of N elements of T each time
+//   the op executes (its lexical allocation instance). init = "value" fills it
+//   with V (an int bit pattern or a double); init = "first_write" leaves it
+//   uninitialized (the author must write an element before reading it). The
+//   result is a rank-1 memory value addressed by load/store like a view; it
+//   is never a subview operand and never crosses a parallel_for boundary by
+//   value (a parallel_for body that uses an outer buffer shares it).
 // Callback regions are verified at loop depth 0 (no break/continue out of
 // them); value and combine regions have no stores, no atomics and no
 // parallel_for.

@@ -299,7 +299,26 @@ private:
     case Opcode::RegionScan:
       verifyReduction(op);
       break;
+    case Opcode::Alloc:
+      verifyAlloc(op);
+      break;
     }
+  }
+
+  /// `alloc`: no operands, one rank-1 mutable view result, a positive size
+  /// and an init mode.
+  void verifyAlloc(const Op &op) {
+    if (!op.operands.empty() || op.results.size() != 1 ||
+        !op.results[0]->type.isView() || op.results[0]->type.rank != 1 ||
+        op.results[0]->type.constElem)
+      error(&op, "alloc takes no operands and yields a view<T, 1>");
+    if (op.intAttr("size", 0) <= 0)
+      error(&op, "alloc needs a positive size");
+    std::string init = op.strAttr("init");
+    if (init != "value" && init != "first_write")
+      error(&op, "alloc init must be \"value\" or \"first_write\"");
+    else if (init == "value" && !op.attr("value"))
+      error(&op, "alloc init \"value\" needs a value");
   }
 
   //===--------------------------------------------------------------------===//

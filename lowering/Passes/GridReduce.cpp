@@ -69,6 +69,10 @@ std::string rejection(const Program &p, Op *&segOp, Op *&target) {
   const Segment &seg = p.segments[0];
   if (!seg.ordered || seg.splitPrograms >= 0)
     return "the group is not a single ordered instance";
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace)
+      return "the program already uses the invocation workspace (local "
+             "buffer " + b.name + ")";
   segOp = nullptr;
   walk(*p.body, [&](const Op &op) {
     if (op.opcode == Opcode::Segment)
@@ -181,6 +185,8 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
   ws.id = p.buffers.size();
   ws.name = "grid_partials";
   ws.scope = BufferScope::InvocationWorkspace;
+  ws.workspaceOffset = 0;
+  ws.keptZero = true;
   ws.elem = ScalarKind::U64;
   ws.rank = 1;
   ws.size = gridWorkspaceWords(components, kMaxPrograms);

@@ -102,8 +102,9 @@ std::string AccessSummary::describe() const {
 }
 
 bool intent::phys::mayAlias(const AccessSummary &a, const AccessSummary &b) {
-  if (a.root < 0 || b.root < 0)
-    return false; // private buffers are never shared between instances
+  if (a.root < 0 || b.root < 0) // buffers: only the same shared buffer;
+    return a.buffer >= 0 && a.buffer == b.buffer; // private ones never
+
   if (a.root == b.root)
     return true;
   if (a.constView || b.constView)

@@ -81,6 +81,10 @@ struct AccessSummary {
   bool atomic = false;
   int atomicUnit = -1;
   std::string describe() const; ///< e.g. "write to y(i0 + 1)"
+  /// A buffer shared by the instances of its group (a kernel-level buffer:
+  /// an invocation workspace or the buffer of a single instance); one id
+  /// per logical buffer, -1 otherwise. Only equal ids alias.
+  int buffer = -1;
 };
 
 /// The aliasing contract: may `a` and `b` address the same element?

@@ -2,6 +2,8 @@
 
 #include "Physical/IR.h"
 
+#include <algorithm>
+
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace intent;
@@ -557,4 +559,35 @@ void intent::phys::walkMutable(Region &r, const std::function<void(Op &)> &fn) {
 
 bool intent::phys::isAtomic(Opcode op) {
   return op == Opcode::Atomic || op == Opcode::AtomicCas;
+}
+
+//===----------------------------------------------------------------------===//
+// Invocation workspace layout
+//===----------------------------------------------------------------------===//
+
+int64_t intent::phys::scalarBytes(ScalarKind k) {
+  return std::max<int64_t>(kir::Type::scalar(k).bitWidth() / 8, 1);
+}
+
+int64_t intent::phys::workspaceBytes(const Program &p) {
+  int64_t end = 0;
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace && b.workspaceOffset >= 0)
+      end = std::max(end, b.workspaceOffset + b.size * scalarBytes(b.elem));
+  return end;
+}
+
+bool intent::phys::workspaceKeptZero(const Program &p) {
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace && b.keptZero)
+      return true;
+  return false;
+}
+
+bool intent::phys::workspaceZeroed(const Program &p) {
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace &&
+        b.init == InitMode::Value)
+      return true;
+  return false;
 }

@@ -239,7 +239,19 @@ struct Buffer {
   Origin origin;
   /// Buffers updated by atomics: who shares their elements.
   Sharing sharing = Sharing::None;
+  /// Invocation workspace: byte offset of the slice in the hidden
+  /// `workspace` argument (a multiple of kWorkspaceAlign); -1 otherwise.
+  int64_t workspaceOffset = -1;
+  /// Invocation workspace that the kernel itself leaves all-zero when it
+  /// ends (grid-reduce's partials and arrival counter), so the runtime
+  /// zeroes it once per allocation instead of once per launch.
+  bool keptZero = false;
 };
+
+/// Alignment of every buffer slice in the invocation workspace (the
+/// runtime's workspace is 256-byte aligned, docs/runtime.md §4).
+inline constexpr int64_t kWorkspaceAlign = 256;
+
 
 //===----------------------------------------------------------------------===//
 // SSA: values, ops, blocks, regions
@@ -513,6 +525,18 @@ public:
   Value *launchValue(unsigned expr);
   Op *yield(llvm::ArrayRef<Value *> vals = {});
 };
+
+/// Size in bytes of one element of a scalar kind (bool: 1).
+int64_t scalarBytes(ScalarKind k);
+/// Bytes of invocation workspace the program needs: the end of its last
+/// workspace slice (0 without workspace buffers).
+int64_t workspaceBytes(const Program &p);
+/// True when some workspace buffer must read as zero at the start of the
+/// launch (init value 0: the runtime's zero_workspace).
+bool workspaceZeroed(const Program &p);
+/// True when a workspace buffer is kept zero by the kernel itself
+/// (Buffer::keptZero): the launch asks for workspace_kept_zero instead.
+bool workspaceKeptZero(const Program &p);
 
 /// Prints the program in its textual form (docs/physical-ir.md).
 void printProgram(llvm::raw_ostream &os, const Program &p,

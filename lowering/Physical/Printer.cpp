@@ -175,6 +175,8 @@ private:
         os << " rank " << b.rank;
       else
         os << " size " << b.size;
+      if (b.workspaceOffset >= 0)
+        os << " offset " << b.workspaceOffset;
       os << " init " << initModeName(b.init);
       if (b.init == InitMode::Value) {
         os << " ";

@@ -681,6 +681,7 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
   if (errors.size() == before)
     verifyAtomics(p, errors);
     verifyCooperative(p, errors);
+    verifyBuffers(p, errors);
   if (errors.size() == before)
     verifyEffects(p, kernel, errors);
   return errors.size() == before;

@@ -83,6 +83,9 @@ void verifyStructuredOps(const Program &p, std::vector<std::string> &errors);
 
 /// [atomic] checks of every atomic op; called by verifyProgram.
 void verifyAtomics(const Program &p, std::vector<std::string> &errors);
+/// Local buffer checks ([buffer-scope], [buffer-instance], [buffer-init],
+/// [buffer-ownership], VerifierBuffers.cpp); called by verifyProgram.
+void verifyBuffers(const Program &p, std::vector<std::string> &errors);
 
 /// Effect checks ([ownership], [conflicts], [dependences], [coverage]);
 /// called by verifyProgram.

@@ -93,6 +93,15 @@ private:
       a.constView = mem->type.constElem;
     } else {
       a.rootName = "buffer%" + std::to_string(mem->id);
+      // A workspace is shared by the instances: compared like a view.
+      if (mem->def && mem->def->opcode == Opcode::Alloc) {
+        int64_t id = mem->def->intAttr("buffer", -1);
+        if (id >= 0 && id < static_cast<int64_t>(p.buffers.size()) &&
+            p.buffers[id].scope == BufferScope::InvocationWorkspace) {
+          a.buffer = static_cast<int>(id);
+          a.rootName = p.buffers[id].name;
+        }
+      }
     }
     for (const Value *c : op.coords())
       a.coords.push_back(aff.of(c));

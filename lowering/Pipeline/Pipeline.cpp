@@ -2,6 +2,7 @@
 
 #include "Pipeline/Pipeline.h"
 
+#include "Construction/Buffers.h"
 #include "Construction/EmitPhysical.h"
 #include "Construction/Groups.h"
 #include "Construction/ProgramSpace.h"
@@ -86,6 +87,7 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
 
   bool ok = passes.run("build-worksets", buildWorksets, text(printWorksets), false) &&
             passes.run("form-groups", formGroups, text(printGroups), false) &&
+            passes.run("place-buffers", placeBuffers, text(printGroups), false) &&
             passes.run("assign-program-space", assignProgramSpace, program, false) &&
             passes.run("emit-physical", emitPhysical, program, true);
   // Physical passes (docs/passes.md), each followed by the verifier. The

@@ -59,6 +59,8 @@ std::unique_ptr<Program> buildProgram(bool racy) {
   priv.init = InitMode::Value;
   priv.initValue = 1.5;
   priv.ownership = Ownership::Private;
+  priv.readerGroups = {0}; // the segment loads and stores it
+  priv.writerGroups = {0};
   p->buffers.push_back(priv);
 
   b.setInsertionBlock(&p->body->block);

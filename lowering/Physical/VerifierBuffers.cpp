@@ -1,0 +1,186 @@
+//===- VerifierBuffers.cpp - Construction verifier: local buffers ----------===//
+//
+// The buffer half of seed 000 §9: "every buffer's allocation scope, instance
+// identity, initialization mode/coverage, ownership and visibility are
+// complete". Runs on a structurally valid program, after the per-record
+// [buffers] checks of Verifier.cpp. Tags:
+//
+//   [buffer-scope]     where an alloc sits matches its record's scope
+//   [buffer-instance]  one alloc op per record (its allocation instance;
+//                      a workspace's alloc binds its slice, so one group
+//                      owns it), disjoint aligned workspace slices
+//   [buffer-init]      the init mode can be honoured exactly once per
+//                      allocation instance; a first-write buffer that is
+//                      read is written somewhere
+//   [buffer-ownership] recorded readers/writers equal what the body does
+//
+// Cross-instance uniqueness of workspace slices is [conflicts]
+// (VerifierEffects.cpp), which compares workspace accesses like view
+// accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Physical/Verifier.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+class BufferVerifier {
+public:
+  BufferVerifier(const Program &p, std::vector<std::string> &errors)
+      : p(p), errors(errors) {}
+
+  void run() {
+    collect();
+    for (unsigned i = 0; i < p.buffers.size(); ++i)
+      if (p.buffers[i].scope != BufferScope::ExternalView)
+        check(p.buffers[i]);
+    checkSlices();
+  }
+
+private:
+  const Program &p;
+  std::vector<std::string> &errors;
+
+  struct Use {
+    std::vector<const Op *> allocs;
+    std::set<unsigned> readers, writers;
+    unsigned loads = 0, stores = 0;
+  };
+  std::map<unsigned, Use> uses; ///< by buffer record id
+
+  void error(const char *tag, const Buffer &b, const std::string &msg) {
+    errors.push_back(std::string("[") + tag + "] buffer " +
+                     std::to_string(b.id) + " (" + b.name + "): " + msg);
+  }
+
+  /// The segment op enclosing `op`, or null.
+  static const Op *segmentOf(const Op &op) {
+    for (const Op *o = op.parentOp(); o; o = o->parentOp())
+      if (o->opcode == Opcode::Segment)
+        return o;
+    return nullptr;
+  }
+
+  static int recordOf(const Value *mem) {
+    if (!mem->def || mem->def->opcode != Opcode::Alloc)
+      return -1;
+    return static_cast<int>(mem->def->intAttr("buffer", -1));
+  }
+
+  void collect() {
+    walk(*p.body, [&](const Op &op) {
+      if (op.opcode == Opcode::Alloc) {
+        uses[op.intAttr("buffer", -1)].allocs.push_back(&op);
+        return;
+      }
+      if (op.opcode != Opcode::Load && op.opcode != Opcode::Store)
+        return;
+      int id = recordOf(op.memory());
+      if (id < 0)
+        return;
+      Use &u = uses[id];
+      const Op *seg = segmentOf(op);
+      bool store = op.opcode == Opcode::Store;
+      ++(store ? u.stores : u.loads);
+      if (seg)
+        (store ? u.writers : u.readers).insert(seg->intAttr("group"));
+    });
+  }
+
+  void check(const Buffer &b) {
+    const Use &u = uses[b.id];
+    bool workspace = b.scope == BufferScope::InvocationWorkspace;
+
+    // Scope: a program-private buffer (and a workspace slice binding) is
+    // allocated once per program instance, directly in its segment; an
+    // iteration-private one inside a region of the instance.
+    for (const Op *a : u.allocs) {
+      const Op *parent = a->parentOp();
+      bool atInstance = parent && parent->opcode == Opcode::Segment;
+      if (!segmentOf(*a))
+        error("buffer-scope", b, "alloc op " + std::to_string(a->id) +
+                                     " is outside every segment");
+      else if (b.scope == BufferScope::IterationPrivate && atInstance)
+        error("buffer-scope", b, "iteration-private, but op " +
+                                     std::to_string(a->id) +
+                                     " allocates it once per program instance "
+                                     "(directly in the segment)");
+      else if (b.scope != BufferScope::IterationPrivate && !atInstance)
+        error("buffer-scope", b,
+              bufferScopeName(b.scope).str() + ", but op " +
+                  std::to_string(a->id) +
+                  " allocates it inside a region of the instance (once per "
+                  "iteration)");
+    }
+
+    // Instance identity: one alloc op stands for the record's allocation
+    // instance; a workspace is shared by the instances of one group.
+    if (u.allocs.size() > 1)
+      error("buffer-instance", b,
+            std::to_string(u.allocs.size()) +
+                " alloc ops claim one logical allocation instance");
+    if (workspace) {
+      if (b.workspaceOffset < 0 || b.workspaceOffset % kWorkspaceAlign != 0)
+        error("buffer-instance", b,
+              "invocation workspace needs a slice offset aligned to " +
+                  std::to_string(kWorkspaceAlign) + " bytes");
+    } else if (b.workspaceOffset >= 0) {
+      error("buffer-instance", b, "only an invocation workspace has a slice "
+                                  "offset");
+    }
+
+    // Init coverage.
+    if (workspace && b.init == InitMode::Value && b.initValue != 0)
+      error("buffer-init", b,
+            "an invocation workspace can only be zero-filled by the runtime; "
+            "a fill value of " + std::to_string(b.initValue) +
+                " cannot be stored once per launch without an extra launch");
+    if (workspace && b.init == InitMode::Value && b.initValue == 0 &&
+        std::signbit(b.initValue))
+      error("buffer-init", b, "-0.0 is not the runtime's zero fill");
+    if (b.init == InitMode::FirstWrite && u.loads > 0 && u.stores == 0)
+      error("buffer-init", b,
+            "first-write buffer is read but never written (no "
+            "initialization covers the read)");
+
+    // Ownership: recorded readers/writers equal the body.
+    std::vector<unsigned> r(u.readers.begin(), u.readers.end());
+    std::vector<unsigned> w(u.writers.begin(), u.writers.end());
+    if (r != b.readerGroups || w != b.writerGroups)
+      error("buffer-ownership", b,
+            "recorded readers/writers differ from the groups that load/store "
+            "it");
+  }
+
+  /// Workspace slices do not overlap.
+  void checkSlices() {
+    std::vector<std::pair<int64_t, const Buffer *>> slices;
+    for (const Buffer &b : p.buffers)
+      if (b.scope == BufferScope::InvocationWorkspace && b.workspaceOffset >= 0)
+        slices.push_back({b.workspaceOffset, &b});
+    std::sort(slices.begin(), slices.end(),
+              [](const auto &x, const auto &y) { return x.first < y.first; });
+    for (unsigned i = 1; i < slices.size(); ++i) {
+      const Buffer &prev = *slices[i - 1].second;
+      if (prev.workspaceOffset + prev.size * scalarBytes(prev.elem) >
+          slices[i].first)
+        error("buffer-instance", *slices[i].second,
+              "workspace slice overlaps buffer " + std::to_string(prev.id));
+    }
+  }
+};
+
+} // namespace
+
+void intent::phys::verifyBuffers(const Program &p,
+                                 std::vector<std::string> &errors) {
+  BufferVerifier(p, errors).run();
+}
