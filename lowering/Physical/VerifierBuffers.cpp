@@ -81,6 +81,20 @@ private:
         uses[op.intAttr("buffer", -1)].allocs.push_back(&op);
         return;
       }
+      if (op.opcode == Opcode::GridReduce) {
+        // Its kept-zero partials: read and written by the split segment's
+        // group ([coop] checks the layout).
+        int64_t ws = op.intAttr("workspace", -1);
+        const Op *seg = segmentOf(op);
+        if (ws >= 0 && seg) {
+          Use &u = uses[static_cast<unsigned>(ws)];
+          ++u.loads;
+          ++u.stores;
+          u.readers.insert(seg->intAttr("group"));
+          u.writers.insert(seg->intAttr("group"));
+        }
+        return;
+      }
       if (op.opcode != Opcode::Load && op.opcode != Opcode::Store)
         return;
       int id = recordOf(op.memory());
