@@ -69,7 +69,8 @@ cat >"$out/run-gpu.sh" <<EOS
 #!/usr/bin/env bash
 # Compiles and runs the fuzz bundle (seed $seed, $count programs, batches of
 # $batch, features $features) on the GPU; ends with "N passed, M failed".
-#   --cpu   also compare a run with INTENT_DEVICE=cpu
+#   --cpu        also compare a run with INTENT_DEVICE=cpu
+#   --cpu-only   only CPU mode (checks the bundle on a machine without a GPU)
 #   -j N    batches compiled at a time (default: the number of cores)
 EOS
 cat >>"$out/run-gpu.sh" <<'EOS'
@@ -77,7 +78,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 export PATH="/usr/local/cuda/bin:$PATH"
 modes=(gpu); jobs="$(nproc)"
 while [ $# -gt 0 ]; do
-  case "$1" in --cpu) modes+=(cpu) ;; -j) shift; jobs="$1" ;; esac; shift
+  case "$1" in --cpu) modes+=(cpu) ;; --cpu-only) modes=(cpu) ;; -j) shift; jobs="$1" ;; esac; shift
 done
 cuda_lib="$(dirname "$(command -v nvcc)")/../lib64"
 [ -f "$cuda_lib/libcudart_static.a" ] || cuda_lib="$(dirname "$(command -v nvcc)")/../lib"
