@@ -20,6 +20,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Sema/Sema.h"
 
 #include "llvm/Support/Path.h"
@@ -38,6 +39,19 @@ void attrError(Sema &s, SourceLocation loc, llvm::StringRef text) {
   s.Diag(loc, s.getDiagnostics().getDiagnosticIDs()->getCustomDiagID(
                   DiagnosticIDs::Error, text));
 }
+/// True when the attribute's name is followed by `(`. Clang's parser skips
+/// the argument list of a C++11 attribute it does not know itself (plugin
+/// attributes included) and hands over the attribute without arguments, so
+/// `[[intent::kernel(1)]]` would otherwise pass unnoticed.
+bool hasArgumentList(Sema &s, const ParsedAttr &attr) {
+  const SourceManager &sm = s.getSourceManager();
+  // The range ends at the name when the arguments were skipped.
+  SourceLocation loc = sm.getSpellingLoc(attr.getRange().getEnd());
+  std::optional<Token> next =
+      Lexer::findNextToken(loc, sm, s.getLangOpts());
+  return next && next->is(tok::l_paren);
+}
+
 } // namespace
 
 KernelAttrInfo::KernelAttrInfo() {
@@ -63,7 +77,7 @@ bool KernelAttrInfo::diagAppertainsToDecl(Sema &s, const ParsedAttr &attr,
 ParsedAttrInfo::AttrHandling
 KernelAttrInfo::handleDeclAttribute(Sema &s, Decl *d,
                                     const ParsedAttr &attr) const {
-  if (attr.getNumArgs() != 0) {
+  if (attr.getNumArgs() != 0 || hasArgumentList(s, attr)) {
     attrError(s, attr.getLoc(), msg::AttrHasArgs);
     return AttributeNotApplied;
   }

@@ -20,7 +20,7 @@
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Tooling/Tooling.h"
 
