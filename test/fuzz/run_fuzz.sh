@@ -30,7 +30,7 @@
 #                    failed, 3 the Intent build's run failed, 4 the program
 #                    itself is invalid (serial build or run failed)
 # Long runs: run_fuzz.sh --seed S --count 5000 --batch 40 BUILD_DIR (about
-# 2 s a program per core unbatched, 0.3 s batched).
+# 3 s of CPU a program unbatched, 0.4 s batched).
 # Prints one line per program and ends with exactly "N passed, M failed".
 # A failing program is kept, with its logs, outputs and a repro.sh, under
 # BUILD_DIR/fuzz/failures/<name>/; `test/fuzz/reduce.py` shrinks it.
@@ -61,7 +61,7 @@ while [ $# -gt 0 ]; do
     --check) shift; check="${1:-}" ;;
     -j) shift; jobs="${1:-}" ;;
     -j*) jobs="${1#-j}" ;;
-    -h|--help) sed -n '2,37p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run_fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) build="$1" ;;
   esac
