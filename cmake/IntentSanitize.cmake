@@ -1,7 +1,9 @@
 # INTENT_SANITIZE: the instrumented plugin is loaded into the uninstrumented
 # clang++ binary, so the sanitizer runtime has to come first in that process:
 # tools/clang++-san preloads it (and turns off leak checking, for clang's own
-# deliberate leaks) and runs clang++. lit and intentc use it as clang++.
+# deliberate leaks, and user poisoning: LLVM's header-inline allocators
+# poison memory that the uninstrumented libclang-cpp then writes) and runs
+# clang++. lit and intentc use it as clang++.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   set(_intent_asan_name libasan.so)
 else()
@@ -26,7 +28,7 @@ file(WRITE ${_intent_wrapper} "#!/bin/sh
 # Intent plugin. A sanitizer report ends the compile with a failure status and
 # is written to ${INTENT_SANITIZER_LOG_DIR}/ (scripts/sanitize.sh counts them).
 LD_PRELOAD=\"${_intent_asan_rt}\${LD_PRELOAD:+:\$LD_PRELOAD}\"
-ASAN_OPTIONS=\"\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0:log_path=${INTENT_SANITIZER_LOG_DIR}/clang\"
+ASAN_OPTIONS=\"\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0:allow_user_poisoning=0:log_path=${INTENT_SANITIZER_LOG_DIR}/clang\"
 UBSAN_OPTIONS=\"\${UBSAN_OPTIONS:+\$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1:log_path=${INTENT_SANITIZER_LOG_DIR}/clang\"
 export LD_PRELOAD ASAN_OPTIONS UBSAN_OPTIONS
 exec \"${_intent_real_clangxx}\" \"\$@\"

@@ -37,7 +37,7 @@
 #include <vector>
 
 #ifndef INTENT_FUZZ_INCLUDE_DIRS
-#error "INTENT_FUZZ_INCLUDE_DIRS: the Intent include folders, ';'-separated"
+#error "INTENT_FUZZ_INCLUDE_DIRS: the Intent include folders, ':'-separated"
 #endif
 #ifndef INTENT_FUZZ_RESOURCE_DIR
 #error "INTENT_FUZZ_RESOURCE_DIR: clang's resource folder"
@@ -81,7 +81,7 @@ std::vector<std::string> commonArgs() {
                                    "-fconstexpr-steps=100000"};
   llvm::StringRef dirs(INTENT_FUZZ_INCLUDE_DIRS);
   llvm::SmallVector<llvm::StringRef, 4> parts;
-  dirs.split(parts, ';', -1, false);
+  dirs.split(parts, ':', -1, false);
   for (llvm::StringRef d : parts)
     args.push_back(("-I" + d).str());
   return args;
