@@ -28,7 +28,9 @@ for t in "$build"/test/intent_*_tests; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
   echo "== $name"
-  "$t" --gtest_brief=1 >"$logdir/$name.log" 2>&1
+  # From the build folder: with ccache's base_dir, __FILE__ (which the
+  # lowering tests use to find test/lit inputs) is relative to it.
+  (cd "$build" && "$t" --gtest_brief=1) >"$logdir/$name.log" 2>&1
   tail -n 3 "$logdir/$name.log"
   p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$logdir/$name.log")
   f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$logdir/$name.log")
