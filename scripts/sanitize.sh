@@ -27,7 +27,8 @@ logs="$build/sanitizer-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
 # The instrumented executables (intent-opt, unit tests) report here too.
-export ASAN_OPTIONS="log_path=$logs/exe"
+# allow_user_poisoning=0: see cmake/IntentSanitize.cmake (LLVM's inline allocators).
+export ASAN_OPTIONS="log_path=$logs/exe:allow_user_poisoning=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/exe"
 INTENT_BUILD_DIR="$build" "$root/scripts/test.sh"
 rc=$?
