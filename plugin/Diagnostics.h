@@ -50,6 +50,12 @@ inline constexpr const char *BadParamType =
     "scalar (bool, integer, float, double) or an intent::view passed by value";
 inline constexpr const char *VariadicKernel =
     "a variadic function cannot be an Intent kernel";
+inline constexpr const char *ParamTypeNotLaunchable =
+    "parameter '%0' of type %1 cannot be passed to the kernel's generated "
+    "launcher, which takes %2; declare the parameter as %2";
+inline constexpr const char *HalfParam =
+    "parameter '%0' of type %1 is not supported in an Intent kernel's "
+    "signature; pass float (or a view of float) and convert inside the kernel";
 
 // Statements.
 inline constexpr const char *Goto =

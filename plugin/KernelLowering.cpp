@@ -51,6 +51,8 @@ bool KernelLowering::lower(const FunctionDecl *fd, kir::Kernel &k) {
            {p->getNameAsString(), quoted(t.getAsString(ctx.getPrintingPolicy()))});
       return false;
     }
+    if (!launchableParam(p, *kt))
+      return false;
     std::string name = p->getNameAsString();
     if (name.empty())
       name = "arg" + std::to_string(k.params.size());
@@ -121,6 +123,76 @@ void KernelLowering::at(SourceLocation loc) {
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
+
+/// The launcher generated for a kernel spells each parameter with the KIR
+/// type's standard name (int64_t, uint8_t, float, ...), and the rewritten
+/// call passes the user's arguments to it. A scalar converts implicitly
+/// (except a scoped enum), but a view of `long long` is not a view of
+/// `int64_t` (`long`), nor a view of `char` one of `int8_t`: reports such a
+/// parameter, and half-precision ones, which the launcher cannot spell.
+bool KernelLowering::launchableParam(const ParmVarDecl *p,
+                                     const kir::Type &kt) {
+  QualType t = p->getType();
+  std::string spelled = quoted(t.getAsString(ctx.getPrintingPolicy()));
+  QualType elem = t.getCanonicalType().getUnqualifiedType();
+  if (kt.isView()) {
+    const auto *spec = cast<ClassTemplateSpecializationDecl>(
+        elem->getAsCXXRecordDecl());
+    elem = spec->getTemplateArgs()[0].getAsType().getCanonicalType();
+  }
+  if (elem->isHalfType() || elem->isFloat16Type() || elem->isBFloat16Type()) {
+    fail(p->getLocation(), msg::HalfParam, {p->getNameAsString(), spelled});
+    return false;
+  }
+  bool exact = false;
+  if (const auto *bt = elem->getAs<BuiltinType>()) {
+    switch (bt->getKind()) {
+    case BuiltinType::Bool:
+    case BuiltinType::SChar:
+    case BuiltinType::UChar:
+    case BuiltinType::Short:
+    case BuiltinType::UShort:
+    case BuiltinType::Int:
+    case BuiltinType::UInt:
+    case BuiltinType::Long:
+    case BuiltinType::ULong:
+    case BuiltinType::Float:
+    case BuiltinType::Double:
+      exact = true;
+      break;
+    default:
+      break;
+    }
+  }
+  const auto *et = elem->getAs<EnumType>();
+  bool converts = !kt.isView() && !(et && et->getDecl()->isScoped());
+  if (exact || converts)
+    return true;
+  static const char *const names[] = {"bool",     "int8_t",   "uint8_t",
+                                      "int16_t",  "uint16_t", "int32_t",
+                                      "uint32_t", "int64_t",  "uint64_t"};
+  std::string want;
+  switch (kt.elem) {
+  case kir::ScalarKind::I8: want = names[1]; break;
+  case kir::ScalarKind::U8: want = names[2]; break;
+  case kir::ScalarKind::I16: want = names[3]; break;
+  case kir::ScalarKind::U16: want = names[4]; break;
+  case kir::ScalarKind::I32: want = names[5]; break;
+  case kir::ScalarKind::U32: want = names[6]; break;
+  case kir::ScalarKind::I64: want = names[7]; break;
+  case kir::ScalarKind::U64: want = names[8]; break;
+  case kir::ScalarKind::F32: want = "float"; break;
+  case kir::ScalarKind::F64: want = "double"; break;
+  default: want = names[0]; break;
+  }
+  if (kt.isView()) {
+    std::string c = kt.constElem ? "const " : "";
+    want = "intent::view<" + c + want + ", " + std::to_string(kt.rank) + ">";
+  }
+  fail(p->getLocation(), msg::ParamTypeNotLaunchable,
+       {p->getNameAsString(), spelled, quoted(want)});
+  return false;
+}
 
 std::optional<kir::Type> KernelLowering::scalarType(QualType t) const {
   t = t.getNonReferenceType().getCanonicalType().getUnqualifiedType();

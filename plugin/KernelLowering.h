@@ -176,6 +176,9 @@ public:
   /// The KIR type of a scalar (bool, integers, floats, enums) or
   /// intent::view type; nullopt otherwise. References are looked through.
   std::optional<kir::Type> mapType(clang::QualType t) const;
+  /// False (after an error) when the generated launcher cannot take
+  /// parameter `p` of KIR type `kt` as the user's call passes it.
+  bool launchableParam(const clang::ParmVarDecl *p, const kir::Type &kt);
   std::optional<kir::Type> scalarType(clang::QualType t) const;
   /// True for intent::view<T, R> (through references and qualifiers).
   bool isViewType(clang::QualType t) const;

@@ -139,6 +139,9 @@ private:
   llvm::DenseMap<const Decl *, const CompiledKernel *> byDecl;
   /// Fully qualified wrapper name per kernel declaration.
   llvm::DenseMap<const Decl *, std::string> callName;
+  /// The same, fully qualified: for a call that found the kernel through a
+  /// using-declaration, where the wrapper's own name is not visible.
+  llvm::DenseMap<const Decl *, std::string> qualifiedCallName;
 
   void error(SourceLocation loc, llvm::StringRef msg) {
     unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
@@ -214,9 +217,12 @@ private:
           before[sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()))] +=
               decl + " ";
       };
-      for (const CompiledKernel *k : specs[def])
+      for (const CompiledKernel *k : specs[def]) {
         callName[k->decl->getCanonicalDecl()] = wrapper;
+        qualifiedCallName[k->decl->getCanonicalDecl()] = *ns + wrapper;
+      }
       callName[def->getCanonicalDecl()] = wrapper;
+      qualifiedCallName[def->getCanonicalDecl()] = *ns + wrapper;
 
       std::string reference =
           " if (::intent::rt::mode() == ::intent::rt::device_mode::reference) "
@@ -315,12 +321,13 @@ private:
       // text is shared by every instantiation, so rewrite it here too.
       if (const auto *ule = dyn_cast<UnresolvedLookupExpr>(callee)) {
         for (const NamedDecl *d : ule->decls()) {
-          const FunctionDecl *fd = d->getAsFunction();
+          const FunctionDecl *fd = d->getUnderlyingDecl()->getAsFunction();
           if (!isKernelDecl(fd))
             continue;
           if (inKernel)
             break;
-          w.rewriteCall(ce, fd, ule->getNameLoc());
+          w.rewriteCall(ce, fd, ule->getNameLoc(),
+                        isa<UsingShadowDecl>(d) && !ule->getQualifier());
           break;
         }
         return true;
@@ -344,7 +351,11 @@ private:
                     fd->getNameAsString() + "'; call the kernel by name");
         return true;
       }
-      w.rewriteCall(ce, fd, dre->getLocation());
+      // Found through a using-declaration (`using n::k; k(v);`): the
+      // wrapper is declared next to the kernel, so name it in full.
+      w.rewriteCall(ce, fd, dre->getLocation(),
+                    isa<UsingShadowDecl>(dre->getFoundDecl()) &&
+                        !dre->hasQualifier());
       return true;
     }
 
@@ -366,10 +377,11 @@ private:
 
   llvm::DenseSet<unsigned> rewritten;
 
-  /// Replaces the kernel's name at `nameLoc` by its wrapper's name; the
-  /// qualifier and explicit template arguments stay as written.
+  /// Replaces the kernel's name at `nameLoc` by its wrapper's name (fully
+  /// qualified when `qualify`); the qualifier and explicit template
+  /// arguments stay as written.
   void rewriteCall(const CallExpr *ce, const FunctionDecl *fd,
-                   SourceLocation nameLoc) {
+                   SourceLocation nameLoc, bool qualify) {
     SourceLocation loc = ce->getBeginLoc();
     if (loc.isMacroID() || nameLoc.isMacroID()) {
       error(sm.getExpansionLoc(loc),
@@ -396,7 +408,10 @@ private:
     unsigned offset = sm.getFileOffset(nameLoc);
     if (!rewritten.insert(offset).second)
       return; // a template instantiated twice shares the call's text
-    if (rewriter.ReplaceText(nameLoc, fd->getName().size(), it->second))
+    const std::string &name =
+        qualify ? qualifiedCallName.find(key->getCanonicalDecl())->second
+                : it->second;
+    if (rewriter.ReplaceText(nameLoc, fd->getName().size(), name))
       error(loc, "cannot rewrite the call to kernel '" +
                      fd->getNameAsString() + "'");
   }

@@ -10,8 +10,15 @@ if/else, for loops (forward, reversed, strided), while and do-while loops
 with carried values, break and continue, sub-views of the inputs (row,
 transpose, slice) and calls of generated helper functions. Every value stays
 in a range where the operations are defined and exact (see exprgen.py).
-With features "all" a group may also be a reduction group (reducegen.py):
-reduce, scan, argmax/argmin, region_fold or region_scan.
+Besides these, a group may come from an optional *group feature* (see
+GROUP_FEATURES at the end of this file): "reductions" (reducegen.py: reduce,
+scan, argmax/argmin, region_fold, region_scan). Features "all" enables every
+group feature, "basic" none.
+
+Adding a feature: write its group generator in a new module (as
+reducegen.py does), add one GroupFeature entry to GROUP_FEATURES, and
+`--features basic,<name>` (or `all`) generates it; run_fuzz.sh
+--serial-only checks the new programs are valid C++ before any Intent run.
 """
 
 import re
@@ -117,7 +124,8 @@ class KernelGen:
 
     def __init__(self, rng, name, helpers, features="all"):
         self.r = rng
-        self.features = features      # "basic": no reduction groups
+        # The enabled GroupFeature entries, in GROUP_FEATURES order.
+        self.features = [GROUP_FEATURES[f] for f in parse_features(features)]
         self.needs_struct = False     # a reduce uses the Pair accumulator
         self.name = name
         self.helpers = helpers        # [(name, ret_ty, arg_ty, lo, hi, fb)]
@@ -540,15 +548,9 @@ class KernelGen:
             lines.append("    });")
             self.leave_lambda(saved)
             return lines + ["  });"]
-        if pattern == "reduce":
-            return reducegen.reduce_group(self, o)
-        if pattern == "scan":
-            return reducegen.scan_group(self, o)
-        if pattern == "arg":
-            return reducegen.arg_group(self, o, outs[1])
-        if pattern in ("region_fold", "region_scan"):
-            return reducegen.region_group(self, o, outs[1], outs[2],
-                                          pattern == "region_scan")
+        for f in self.features:
+            if pattern in f.patterns:
+                return f.emit(self, pattern, outs)
         assert pattern == "slices"
         half = o.extents[0] // 2
         for part, (b, e, n0) in enumerate([("0", f"{o.name}.extent(0) / 2", half),
@@ -580,7 +582,7 @@ class KernelGen:
             if n <= limit:
                 return ext
 
-    def reduction_outputs(self, pat, region_inputs):
+    def reduction_outputs(self, pat, region_inputs):  # GroupFeature.outputs
         """The outputs of a reduction group (and, for a region group, its
         offsets and data inputs, appended to region_inputs)."""
         r = self.r
@@ -617,9 +619,10 @@ class KernelGen:
                     "slices": (1, 2)}
         plan, region_inputs = [], []
         for _ in range(r.randint(1, 4)):
-            if self.features == "all" and r.random() < 0.45:
-                pat = r.choice(REDUCTION_PATTERNS)
-                plan.append((pat, self.reduction_outputs(pat, region_inputs)))
+            if self.features and r.random() < 0.45:
+                pat = r.choice([p for f in self.features for p in f.patterns])
+                f = next(f for f in self.features if pat in f.patterns)
+                plan.append((pat, f.outputs(self, pat, region_inputs)))
                 continue
             pat = r.choice(sorted(patterns))
             lo, hi = patterns[pat]
@@ -694,3 +697,61 @@ def helper(rng, name):
              "}"]
     return mark_unused(lines), (name, ty, ty, min(e1.lo, e2.lo), max(e1.hi, e2.hi),
                    max(e1.fb, e2.fb))
+
+
+#--- group features ------------------------------------------------------
+
+
+class GroupFeature:
+    """An optional kind of group, enabled by name with --features.
+
+    patterns  the pattern names it adds (repeat one to weigh it); with
+              features enabled, 45% of a kernel's groups draw one uniformly
+              from the patterns of all enabled features
+    outputs   outputs(kg, pattern, extra_inputs) -> outs: creates the
+              group's output ViewParams (appended to kg.outputs) and any
+              input ViewParams it needs (appended to extra_inputs, which
+              become kernel inputs); `outs` is passed to emit
+    emit      emit(kg, pattern, outs) -> the group's lines (two-space
+              indented statements of the kernel body); kg's scope, ExprGen
+              (kg.eg) and helpers (enter_lambda, parallel, write, block) are
+              there to use. Every value must stay exact (see exprgen.py).
+    """
+
+    def __init__(self, patterns, outputs, emit):
+        self.patterns = patterns
+        self.outputs = outputs
+        self.emit = emit
+
+
+def _reduction_group(kg, pattern, outs):
+    o = outs[0]
+    if pattern == "reduce":
+        return reducegen.reduce_group(kg, o)
+    if pattern == "scan":
+        return reducegen.scan_group(kg, o)
+    if pattern == "arg":
+        return reducegen.arg_group(kg, o, outs[1])
+    return reducegen.region_group(kg, o, outs[1], outs[2],
+                                  pattern == "region_scan")
+
+
+# Name -> feature; "all" enables them in this order. Append new ones.
+GROUP_FEATURES = {
+    "reductions": GroupFeature(REDUCTION_PATTERNS, KernelGen.reduction_outputs,
+                               _reduction_group),
+}
+
+
+def parse_features(text):
+    """The feature names of a --features value: "all" (every group feature),
+    "basic" (none) or a comma-separated list of GROUP_FEATURES names, which
+    may include "basic" (e.g. "basic,reductions")."""
+    if text == "all":
+        return list(GROUP_FEATURES)
+    names = [n for n in text.split(",") if n and n != "basic"]
+    for n in names:
+        if n not in GROUP_FEATURES:
+            raise ValueError(f"unknown feature '{n}' (known: all, basic, "
+                             f"{', '.join(GROUP_FEATURES)})")
+    return [n for n in GROUP_FEATURES if n in names]

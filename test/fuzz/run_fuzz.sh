@@ -9,8 +9,16 @@
 #   --seed S         generator seed (default 1)
 #   --count N        number of programs (default 20)
 #   --first K        first program index (default 0)
-#   --features F     generator feature set: all (default) or basic (no
-#                    reduce/scan/argmax/region groups: the older programs)
+#   --features F     generator feature set: all (default), basic (no
+#                    reduce/scan/argmax/region groups: the older programs) or
+#                    a list such as basic,reductions (see kernelgen.py)
+#   --batch B        build B programs per translation unit (one plugin run,
+#                    one nvcc and one host compile per batch; each program's
+#                    output is still compared on its own). A program that
+#                    differs, or a batch that fails to build or run, is
+#                    retested alone, so a failure names one program and
+#                    keeps a single-program reproducer. Default 0: one
+#                    program per translation unit.
 #   --gpu            also compare a run with INTENT_DEVICE=gpu
 #   --serial-only    do not use intentc: check the generator instead (each
 #                    program must compile without warnings under g++ and
@@ -21,6 +29,8 @@
 #                    0 same output, 1 different output, 2 intentc build
 #                    failed, 3 the Intent build's run failed, 4 the program
 #                    itself is invalid (serial build or run failed)
+# Long runs: run_fuzz.sh --seed S --count 5000 --batch 40 BUILD_DIR (about
+# 3 s of CPU a program unbatched, 0.4 s batched).
 # Prints one line per program and ends with exactly "N passed, M failed".
 # A failing program is kept, with its logs, outputs and a repro.sh, under
 # BUILD_DIR/fuzz/failures/<name>/; `test/fuzz/reduce.py` shrinks it.
@@ -33,6 +43,7 @@ seed=1
 count=20
 first=0
 features=all
+batch=0
 gpu=0
 serial_only=0
 check=""
@@ -43,13 +54,14 @@ while [ $# -gt 0 ]; do
     --seed) shift; seed="${1:-}" ;;
     --count) shift; count="${1:-}" ;;
     --first) shift; first="${1:-}" ;;
+    --batch) shift; batch="${1:-}" ;;
     --features) shift; features="${1:-}" ;;
     --gpu) gpu=1 ;;
     --serial-only) serial_only=1 ;;
     --check) shift; check="${1:-}" ;;
     -j) shift; jobs="${1:-}" ;;
     -j*) jobs="${1#-j}" ;;
-    -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run_fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) build="$1" ;;
   esac
@@ -122,8 +134,17 @@ fi
 work="$build/fuzz/$seed"
 rm -rf "$work"
 mkdir -p "$work/src" "$build/fuzz/failures"
-python3 "$here/gen_kernels.py" --seed "$seed" --count "$count" --first "$first" \
-  --features "$features" --out "$work/src" >/dev/null || { echo "gen_kernels.py failed"; echo "0 passed, 1 failed"; exit 1; }
+if [ "$batch" -gt 0 ] && [ "$serial_only" -eq 0 ]; then
+  # One line per batch: its source and the names of its programs.
+  python3 "$here/gen_kernels.py" --seed "$seed" --count "$count" --first "$first" \
+    --features "$features" --batch "$batch" --out "$work/batch" >"$work/batches" ||
+    { echo "gen_kernels.py failed"; echo "0 passed, 1 failed"; exit 1; }
+else
+  batch=0
+  python3 "$here/gen_kernels.py" --seed "$seed" --count "$count" --first "$first" \
+    --features "$features" --out "$work/src" >/dev/null ||
+    { echo "gen_kernels.py failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
 
 problem=""
 if [ "$serial_only" -eq 0 ]; then
@@ -215,20 +236,126 @@ EOF
   done
 }
 
+# The source of program $1 (fuzz_S_K) alone, written on demand in batch mode.
+single() {
+  local k="${1##*_}"
+  [ -f "$work/src/$1.cpp" ] ||
+    python3 "$here/gen_kernels.py" --seed "$seed" --first "$k" --count 1 \
+      --features "$features" --out "$work/src" >/dev/null
+  echo "$work/src/$1.cpp"
+}
+
+# The output of program $2 in the batch output $1 (the lines after "== $2").
+section() {
+  awk -v h="== $2" '$0 == h {p = 1; next} /^== / {p = 0} p' "$1"
+}
+
+# Tests batch $1 holding programs $2...: one serial build and one Intent
+# build; a program passes when its section of every mode's output is present
+# and equal to its serial section. Any other program is retested alone
+# (run_one), so its result line, kept files and reproducer are a single
+# program's. One that passes alone still fails when its section was there
+# and differed, or when no program of the batch fails alone (nothing then
+# explains why the batch failed to build or run). Prints one result line
+# per program.
+run_batch() {
+  local src="$1" bname dir name mode ok=1 r explained=0
+  shift
+  bname="$(basename "$src" .cpp)"
+  dir="$work/$bname"
+  if [ -n "$problem" ]; then
+    for name; do echo "FAIL $name: $problem"; done
+    return
+  fi
+  mkdir -p "$dir"
+  g++ -std=c++17 -O1 -Wall -Wextra -Werror -I"$root/include" "$src" \
+    -o "$dir/$bname.serial" >"$dir/serial.log" 2>&1 &&
+    timeout "$timeout_s" "$dir/$bname.serial" >"$dir/serial.out" 2>>"$dir/serial.log" ||
+    ok=0
+  if [ "$ok" -eq 1 ]; then
+    "$intentc" -O2 --keep-dir "$dir/gen" "$src" -o "$dir/$bname.intent" \
+      >"$dir/intent-build.log" 2>&1 || ok=0
+  fi
+  if [ "$ok" -eq 1 ]; then
+    for mode in "${modes[@]}"; do
+      INTENT_DEVICE="$mode" INTENT_CHECK_LAUNCHES=1 timeout "$timeout_s" \
+        "$dir/$bname.intent" >"$dir/$mode.out" 2>"$dir/$mode.log"
+    done
+  fi
+  # state: pass, differ (every section there, one differs) or missing.
+  local -A state alone
+  for name; do
+    state[$name]=pass
+    if [ "$ok" -eq 0 ] || ! grep -qxF "== $name" "$dir/serial.out"; then
+      state[$name]=missing
+      continue
+    fi
+    for mode in "${modes[@]}"; do
+      if ! grep -qxF "== $name" "$dir/$mode.out"; then
+        state[$name]=missing
+      elif [ "${state[$name]}" = pass ] &&
+           ! cmp -s <(section "$dir/serial.out" "$name") \
+                    <(section "$dir/$mode.out" "$name"); then
+        state[$name]=differ
+      fi
+    done
+  done
+  for name; do
+    [ "${state[$name]}" = pass ] && continue
+    alone[$name]="$(run_one "$(single "$name")")"
+    [[ "${alone[$name]}" == PASS* ]] || explained=1
+  done
+  local keep="$build/fuzz/failures/$bname" kept=0
+  for name; do
+    r="${alone[$name]:-PASS $name}"
+    if [ "${state[$name]}" = pass ] || [[ "$r" != PASS* ]] ||
+       { [ "${state[$name]}" = missing ] && [ "$explained" -eq 1 ]; }; then
+      echo "$r"
+      continue
+    fi
+    # It fails in the batch but passes alone: keep the batch.
+    if [ "$kept" -eq 0 ]; then
+      kept=1
+      rm -rf "$keep"
+      mkdir -p "$keep"
+      cp "$src" "$dir"/*.log "$dir"/*.out "$keep/" 2>/dev/null
+      cp -r "$dir/gen" "$keep/" 2>/dev/null
+      {
+        echo "#!/usr/bin/env bash"
+        echo "# Reproduces batch $bname (seed $seed), where $name fails but passes alone."
+        echo "exec \"$here/run_fuzz.sh\" --check \"\${1:-$keep/$bname.cpp}\" \"$build\"$([ "$gpu" -eq 1 ] && echo " --gpu")"
+      } >"$keep/repro.sh"
+      chmod +x "$keep/repro.sh"
+    fi
+    echo "FAIL $name: fails in batch $bname but passes alone (kept in $keep; reproduce: $keep/repro.sh)"
+  done
+  rm -rf "$dir"
+  return 0
+}
+
 results="$work/.results"
 mkdir -p "$results"
-mapfile -t sources < <(ls "$work"/src/*.cpp | sort -t_ -k3,3n)
+if [ "$batch" -gt 0 ]; then
+  mapfile -t units <"$work/batches"
+else
+  mapfile -t units < <(ls "$work"/src/*.cpp | sort -t_ -k3,3n)
+fi
 pids=()
-for i in "${!sources[@]}"; do
+for i in "${!units[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-  run_one "${sources[$i]}" >"$results/$i" 2>&1 &
+  if [ "$batch" -gt 0 ]; then
+    # shellcheck disable=SC2086 # a line: the batch source, then its programs
+    run_batch ${units[$i]} >"$results/$i" 2>&1 &
+  else
+    run_one "${units[$i]}" >"$results/$i" 2>&1 &
+  fi
   pids[$i]=$!
 done
 passed=0
 failed=0
-for i in "${!sources[@]}"; do
+for i in "${!units[@]}"; do
   wait "${pids[$i]}" 2>/dev/null
-  [ -s "$results/$i" ] || echo "FAIL $(basename "${sources[$i]}"): no result" >"$results/$i"
+  [ -s "$results/$i" ] || echo "FAIL $(basename "${units[$i]%% *}"): no result" >"$results/$i"
   cat "$results/$i"
   passed=$((passed + $(grep -c '^PASS ' "$results/$i")))
   failed=$((failed + $(grep -c '^FAIL ' "$results/$i")))

@@ -12,7 +12,8 @@ config.test_exec_root = os.path.join(config.intent_obj_root, "test", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.intent_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 
-clangxx = os.path.join(config.llvm_tools_dir, "clang++")
+clangxx = (getattr(config, "intent_clangxx", "")
+           or os.path.join(config.llvm_tools_dir, "clang++"))
 include = os.path.join(config.intent_src_root, "include")
 config.substitutions.append(("%clangxx", clangxx))
 config.substitutions.append(("%plugin", config.intent_plugin))

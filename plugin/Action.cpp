@@ -1,0 +1,241 @@
+//===- Action.cpp - The plugin's attribute, options and AST action --------===//
+//
+// The action is a thin adapter: parse the plugin arguments, collect the
+// kernels in source order, lower each to KIR, run the lowering pipeline on
+// it, report its remarks and errors at the user's source, and write the
+// outputs. Plugin.cpp registers it with Clang.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Action.h"
+
+#include "Diagnostics.h"
+#include "KernelCollector.h"
+#include "KernelLowering.h"
+
+#include "Outputs.h"
+
+#include "KIR/KIR.h"
+#include "Pipeline/Pipeline.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Sema/Sema.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace intent;
+using namespace intent::plugin;
+
+//===----------------------------------------------------------------------===//
+// The attribute
+//===----------------------------------------------------------------------===//
+
+namespace {
+void attrError(Sema &s, SourceLocation loc, llvm::StringRef text) {
+  s.Diag(loc, s.getDiagnostics().getDiagnosticIDs()->getCustomDiagID(
+                  DiagnosticIDs::Error, text));
+}
+/// True when the attribute's name is followed by `(`. Clang's parser skips
+/// the argument list of a C++11 attribute it does not know itself (plugin
+/// attributes included) and hands over the attribute without arguments, so
+/// `[[intent::kernel(1)]]` would otherwise pass unnoticed.
+bool hasArgumentList(Sema &s, const ParsedAttr &attr) {
+  const SourceManager &sm = s.getSourceManager();
+  // The range ends at the name when the arguments were skipped.
+  SourceLocation loc = sm.getSpellingLoc(attr.getRange().getEnd());
+  std::optional<Token> next =
+      Lexer::findNextToken(loc, sm, s.getLangOpts());
+  return next && next->is(tok::l_paren);
+}
+
+} // namespace
+
+KernelAttrInfo::KernelAttrInfo() {
+  static constexpr Spelling spellings[] = {
+      {ParsedAttr::AS_CXX11, "intent::kernel"}};
+  Spellings = spellings;
+  OptArgs = 0;
+  NumArgs = 0;
+}
+
+bool KernelAttrInfo::diagAppertainsToDecl(Sema &s, const ParsedAttr &attr,
+                                          const Decl *d) const {
+  if (isa<CXXMethodDecl>(d)) {
+    attrError(s, attr.getLoc(), msg::AttrOnMember);
+    return false;
+  }
+  if (isa<FunctionDecl>(d))
+    return true;
+  attrError(s, attr.getLoc(), msg::AttrNotFunction);
+  return false;
+}
+
+ParsedAttrInfo::AttrHandling
+KernelAttrInfo::handleDeclAttribute(Sema &s, Decl *d,
+                                    const ParsedAttr &attr) const {
+  if (attr.getNumArgs() != 0 || hasArgumentList(s, attr)) {
+    attrError(s, attr.getLoc(), msg::AttrHasArgs);
+    return AttributeNotApplied;
+  }
+  d->addAttr(AnnotateAttr::Create(s.Context, KernelAnnotation, nullptr, 0,
+                                  attr.getRange()));
+  return AttributeApplied;
+}
+
+//===----------------------------------------------------------------------===//
+// The consumer
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class IntentConsumer : public ASTConsumer {
+public:
+  explicit IntentConsumer(Options opts) : opts(std::move(opts)) {}
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    DiagnosticsEngine &de = ctx.getDiagnostics();
+    if (de.hasErrorOccurred())
+      return;
+    DiagReporter diags(de);
+    std::vector<KernelDef> defs = collectKernels(ctx, diags);
+
+    SourceManager &sm = ctx.getSourceManager();
+    kir::Module module;
+    std::vector<const FunctionDecl *> kernelDecls; ///< parallel to kernels
+    if (const FileEntry *fe = sm.getFileEntryForID(sm.getMainFileID()))
+      module.sourceFile = fe->tryGetRealPathName().empty()
+                              ? std::string()
+                              : llvm::sys::path::filename(
+                                    fe->tryGetRealPathName())
+                                    .str();
+    for (unsigned i = 0; i < defs.size(); ++i) {
+      const KernelDef &d = defs[i];
+      auto k = std::make_unique<kir::Kernel>();
+      k->id = i;
+      k->name = d.name;
+      k->displayName = d.displayName;
+      k->mangledName = d.mangledName;
+      k->templateArgs = d.templateArgs;
+      PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(d.fd->getLocation()));
+      if (p.isValid()) {
+        k->file = p.getFilename();
+        k->loc = {p.getLine(), p.getColumn()};
+      }
+      KernelLowering lowering(ctx, diags);
+      if (!lowering.lower(d.fd, *k))
+        continue;
+      if (opts.remarks)
+        diags.report(DiagnosticIDs::Remark, d.fd->getLocation(),
+                     "extracted Intent kernel '%0' (%1 parameters)",
+                     {d.displayName, std::to_string(k->params.size())});
+      module.kernels.push_back(std::move(k));
+      kernelDecls.push_back(d.fd);
+    }
+    if (de.hasErrorOccurred())
+      return;
+    if (opts.dumpKir) {
+      kir::printModule(llvm::outs(), module);
+      llvm::outs().flush();
+    }
+    if (opts.stopAfterKir)
+      return;
+
+    // KIR -> physical program, one kernel at a time. Remarks and user
+    // errors come back at KIR locations in the kernel's file.
+    std::vector<std::unique_ptr<phys::Program>> programs;
+    std::vector<CompiledKernel> compiled;
+    for (unsigned i = 0; i < module.kernels.size(); ++i) {
+      const kir::Kernel &k = *module.kernels[i];
+      const FunctionDecl *fd = kernelDecls[i];
+      PipelineOptions pipelineOptions;
+      pipelineOptions.physicalPasses = opts.physicalPasses;
+      PipelineResult r = runPipeline(k, pipelineOptions);
+      FileID file = sm.getFileID(sm.getExpansionLoc(fd->getLocation()));
+      auto at = [&](kir::Loc l) {
+        return l.valid() ? sm.translateLineCol(file, l.line, l.col)
+                         : fd->getLocation();
+      };
+      if (opts.remarks)
+        for (const phys::Remark &rm : r.remarks)
+          diags.report(DiagnosticIDs::Remark, at(rm.loc), "%0", {rm.text});
+      for (const construct::Diag &d : r.errors)
+        diags.error(at(d.loc), "%0", {d.message});
+      for (const std::string &e : r.internalErrors)
+        diags.error(fd->getLocation(),
+                    "internal error in the Intent compiler while building "
+                    "kernel '%0': %1 (please report this)",
+                    {k.displayName.empty() ? k.name : k.displayName, e});
+      if (!r.ok())
+        continue;
+      if (opts.dumpPhys)
+        phys::printProgram(llvm::outs(), *r.program);
+      compiled.push_back({fd, r.program.get()});
+      programs.push_back(std::move(r.program));
+    }
+    llvm::outs().flush();
+    if (de.hasErrorOccurred() || opts.outDir.empty())
+      return;
+    writeOutputs(ctx, opts.outDir, compiled);
+  }
+
+private:
+  Options opts;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> intent::plugin::createConsumer(Options opts) {
+  return std::make_unique<IntentConsumer>(std::move(opts));
+}
+
+//===----------------------------------------------------------------------===//
+// The action
+//===----------------------------------------------------------------------===//
+
+bool intent::plugin::parseOptions(DiagnosticsEngine &de,
+                                  const std::vector<std::string> &args,
+                                  Options &opts) {
+  auto error = [&](llvm::StringRef text, llvm::StringRef arg) {
+    de.Report(de.getDiagnosticIDs()->getCustomDiagID(DiagnosticIDs::Error,
+                                                     text))
+        << arg;
+  };
+  bool ok = true;
+  for (llvm::StringRef arg : args) {
+    if (arg.consume_front("dump=")) {
+      if (arg == "kir")
+        opts.dumpKir = true;
+      else if (arg == "phys")
+        opts.dumpPhys = true;
+      else
+        ok = false, error(msg::BadDumpValue, arg);
+    } else if (arg.consume_front("out=")) {
+      opts.outDir = arg.str();
+    } else if (arg == "remarks") {
+      opts.remarks = true;
+    } else if (arg.consume_front("stop-after=")) {
+      if (arg == "kir")
+        opts.stopAfterKir = true;
+      else
+        ok = false, error(msg::BadStopAfterValue, arg);
+    } else {
+      ok = false;
+      error(msg::UnknownPluginArg, arg);
+    }
+  }
+  return ok;
+}
+
+std::unique_ptr<ASTConsumer>
+IntentAction::CreateASTConsumer(CompilerInstance &, llvm::StringRef) {
+  return createConsumer(opts);
+}
+
+bool IntentAction::ParseArgs(const CompilerInstance &ci,
+                             const std::vector<std::string> &args) {
+  return parseOptions(ci.getDiagnostics(), args, opts);
+}
