@@ -144,6 +144,9 @@ bool KernelLowering::launchableParam(const ParmVarDecl *p,
     fail(p->getLocation(), msg::HalfParam, {p->getNameAsString(), spelled});
     return false;
   }
+  // intent::half / intent::bfloat16: the launcher spells them as written.
+  if (halfKind(elem))
+    return true;
   bool exact = false;
   if (const auto *bt = elem->getAs<BuiltinType>()) {
     switch (bt->getKind()) {
