@@ -80,9 +80,12 @@ fi
 
 # Differential fuzzing: a fixed-seed batch of random kernels, each built as
 # plain serial C++ and through the plugin (CPU mode); outputs must be equal.
+# Features "all" (the default): every group feature, the effects (atomics,
+# histogram, rng, buffers, matmul) included.
 # test/fuzz/run_fuzz.sh --seed S --count N runs longer batches.
 echo "== fuzz (fixed seed)"
-"$root/test/fuzz/run_fuzz.sh" --seed 1 --count "${INTENT_FUZZ_COUNT:-60}" "$build" \
+"$root/test/fuzz/run_fuzz.sh" --seed 1 --count "${INTENT_FUZZ_COUNT:-300}" --batch 30 \
+  --features all "$build" \
   >"$logdir/fuzz.log" 2>&1
 grep -E '^FAIL' -A12 "$logdir/fuzz.log"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/fuzz.log" | tail -1)

@@ -176,6 +176,8 @@ def layout(rng, extents, output, fixed=False):
 
 def fill(p, n):
     lo, hi, _ = p.fill
+    if getattr(p, "int_fill", None) is not None:  # integer-valued floats
+        return f"ints<{p.ctype}>(G, {n}, {p.int_fill[0]}, {p.int_fill[1]})"
     if p.values is not None:
         return f"std::vector<{p.ctype}>{{{', '.join(map(str, p.values))}}}"
     if p.st == "u32":

@@ -23,6 +23,7 @@ reducegen.py does), add one GroupFeature entry to GROUP_FEATURES, and
 
 import re
 
+import effectsgen
 import reducegen
 
 from exprgen import CTYPE, Ex, ExprGen, INT_TYPES, FLOAT_TYPES, const, \
@@ -740,7 +741,16 @@ def _reduction_group(kg, pattern, outs):
 GROUP_FEATURES = {
     "reductions": GroupFeature(REDUCTION_PATTERNS, KernelGen.reduction_outputs,
                                _reduction_group),
+    "atomics": GroupFeature(["atomics", "atomics", "cas"], effectsgen.outputs,
+                            effectsgen.emit),
+    "histogram": GroupFeature(["histogram"], effectsgen.outputs, effectsgen.emit),
+    "rng": GroupFeature(["rng"], effectsgen.outputs, effectsgen.emit),
+    "buffers": GroupFeature(["buffer_private", "buffer_kernel"],
+                            effectsgen.outputs, effectsgen.emit),
+    "matmul": GroupFeature(["matmul"], effectsgen.outputs, effectsgen.emit),
 }
+# Names that stand for several features in --features.
+FEATURE_ALIASES = {"effects": ["atomics", "histogram", "rng", "buffers", "matmul"]}
 
 
 def parse_features(text):
@@ -750,8 +760,11 @@ def parse_features(text):
     if text == "all":
         return list(GROUP_FEATURES)
     names = [n for n in text.split(",") if n and n != "basic"]
+    names = [m for n in names for m in FEATURE_ALIASES.get(n, [n])]
+    if "all" in names:
+        return list(GROUP_FEATURES)
     for n in names:
         if n not in GROUP_FEATURES:
             raise ValueError(f"unknown feature '{n}' (known: all, basic, "
-                             f"{', '.join(GROUP_FEATURES)})")
+                             f"{', '.join(list(GROUP_FEATURES) + list(FEATURE_ALIASES))})")
     return [n for n in GROUP_FEATURES if n in names]
