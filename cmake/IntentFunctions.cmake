@@ -76,7 +76,9 @@ function(intent_add_executable target)
     else()
       if(NOT INTENT_PLUGIN)
         message(FATAL_ERROR "intent_add_executable(${target}): this Intent "
-                            "has no plugin (INTENT_PLUGIN is empty)")
+                            "has no plugin or no clang++ 19 to run it "
+                            "(INTENT_PLUGIN is empty); phase 1 cannot run "
+                            "here, only GENERATED_FROM <dir> works")
       endif()
       set(depfile_args)
       if(CMAKE_GENERATOR MATCHES "Ninja|Makefiles")

@@ -127,7 +127,7 @@ struct Pair16 {
   short lo, hi;
 };
 
-constexpr int ShuffleCases = 12;
+constexpr int ShuffleCases = 20;
 
 struct ShuffleArgs {
   intent::view<long long, 1> out; // [pid * 32 + lane][case]
@@ -145,13 +145,13 @@ INTENT_PROGRAM void shuffleProgram(index pid, const ShuffleArgs &a) {
   long long *o = &a.out[(pid * 32 + L) * ShuffleCases];
   o[0] = rt::warp_shfl_xor(static_cast<int>(v), 1);
   o[1] = rt::warp_shfl_xor(static_cast<unsigned>(v), 16);
-  o[2] = rt::warp_shfl_xor(v, 33);                        // no such lane: own
+  o[2] = rt::warp_shfl_xor(v, 33);                        // mask 33 % 32 = 1
   o[3] = static_cast<long long>(rt::warp_shfl(static_cast<double>(v), (L + 5) % 32));
   o[4] = static_cast<long long>(rt::warp_shfl(static_cast<float>(v), 37)); // lane 5
   o[5] = rt::warp_shfl(static_cast<unsigned long long>(v), -1);             // lane 31
   o[6] = rt::warp_shfl_down(v, 1);
   o[7] = rt::warp_shfl_down(static_cast<int>(v), 3);
-  o[8] = rt::warp_shfl_down(v, 32);                       // past lane 31: own
+  o[8] = rt::warp_shfl_down(v, 32);                       // delta 32 % 32 = 0
   o[9] = rt::warp_shfl_xor(L % 3 == 0, 2) ? 1 : 0;        // bool
   Pair16 p{static_cast<short>(L), static_cast<short>(-L)};
   Pair16 q = rt::warp_shfl_down(p, 4);
@@ -161,6 +161,17 @@ INTENT_PROGRAM void shuffleProgram(index pid, const ShuffleArgs &a) {
   for (int m = 16; m >= 1; m /= 2)
     s += rt::warp_shfl_xor(s, m);
   o[11] = s;
+  // Operands at and past the boundary: shfl.sync reads only their low 5 bits
+  // (PTX ISA, shfl.sync: bval[4:0] = b[4:0]), for 4- and 8-byte values.
+  o[12] = rt::warp_shfl_xor(static_cast<int>(v), 32);     // mask 0: own
+  o[13] = rt::warp_shfl_xor(v, -1);                       // mask 31
+  o[14] = rt::warp_shfl(v, 32);                           // lane 0
+  o[15] = rt::warp_shfl(static_cast<int>(v), -33);        // lane 31
+  o[16] = rt::warp_shfl_down(static_cast<int>(v), 31);    // lane 0 only moves
+  o[17] = rt::warp_shfl_down(v, 33);                      // delta 1
+  o[18] = rt::warp_shfl_down(v, -1);                      // delta 31
+  o[19] = static_cast<long long>(
+      rt::warp_shfl_down(static_cast<double>(v), 63));     // delta 31
 }
 COOP_KERNEL(shuffleKernel, shuffleProgram, ShuffleArgs, exec_scope::warp)
 
@@ -179,7 +190,7 @@ void testShuffles(check::suite &S) {
       long long *w = &Want[(pid * 32 + L) * ShuffleCases];
       w[0] = v(L ^ 1);
       w[1] = v(L ^ 16);
-      w[2] = v(L);
+      w[2] = v(L ^ 1);
       w[3] = v((L + 5) % 32);
       w[4] = v(5);
       w[5] = v(31);
@@ -193,6 +204,12 @@ void testShuffles(check::suite &S) {
       for (int K = 0; K < 32; ++K)
         Sum += v(K);
       w[11] = Sum;
+      w[12] = v(L);
+      w[13] = v(L ^ 31);
+      w[14] = v(0);
+      w[15] = v(31);
+      w[16] = w[18] = w[19] = L == 0 ? v(31) : v(L);
+      w[17] = L + 1 < 32 ? v(L + 1) : v(L);
     }
   S.expectNear(Out.to_vector(), Want, 0.0, "warp shuffles");
 }

@@ -89,8 +89,8 @@ template <class T> struct ShuffleBits {
 #if !defined(__CUDA_ARCH__)
 /// cpu mode shuffle: every lane publishes V in its exchange slot, the warp
 /// synchronizes, each lane reads lane Src's slot (its own V when Src is
-/// outside 0..31, as the hardware does), and the warp synchronizes again so
-/// the slots may be reused.
+/// outside 0..31: a shuffle down past lane 31, as the hardware does), and the
+/// warp synchronizes again so the slots may be reused.
 template <class T> T hostShuffle(T V, unsigned Src) {
   static_assert(sizeof(typename ShuffleBits<T>::type) > 0, "");
   HostCta &Cta = CurrentHostCta;
@@ -208,18 +208,22 @@ INTENT_HD inline void warp_barrier() {
 #endif
 }
 
-/// V of lane (lane() ^ lane_mask); this lane's own V when that is not a
-/// lane (lane_mask >= 32): __shfl_xor_sync(full mask).
+/// V of lane (lane() ^ (lane_mask % 32)): __shfl_xor_sync(full mask).
+/// As shfl.sync.bfly, only the low 5 bits of lane_mask count (PTX ISA:
+/// bval[4:0] = b[4:0]), so a mask of 33 is a mask of 1 and one of 32 returns
+/// this lane's own V; with the full width every computed lane exists.
 template <class T> INTENT_HD T warp_shfl_xor(T v, int lane_mask) {
 #if defined(__CUDA_ARCH__)
   return detail::deviceShuffle<detail::ShuffleKind::xor_mask>(v, lane_mask);
 #else
   return detail::hostShuffle(v, static_cast<unsigned>(lane()) ^
-                                    static_cast<unsigned>(lane_mask));
+                                    (static_cast<unsigned>(lane_mask) &
+                                     (warp_size - 1)));
 #endif
 }
 
-/// V of lane src_lane % 32: __shfl_sync(full mask).
+/// V of lane src_lane % 32 (src_lane & 31, also for a negative src_lane):
+/// __shfl_sync(full mask). As shfl.sync.idx, only the low 5 bits count.
 template <class T> INTENT_HD T warp_shfl(T v, int src_lane) {
 #if defined(__CUDA_ARCH__)
   return detail::deviceShuffle<detail::ShuffleKind::index>(v, src_lane);
@@ -229,14 +233,17 @@ template <class T> INTENT_HD T warp_shfl(T v, int src_lane) {
 #endif
 }
 
-/// V of lane (lane() + delta); this lane's own V when that is past lane 31:
-/// __shfl_down_sync(full mask).
+/// V of lane (lane() + delta % 32); this lane's own V when that is past
+/// lane 31: __shfl_down_sync(full mask). As shfl.sync.down, only the low 5
+/// bits of delta count (PTX ISA: bval[4:0] = b[4:0]), so a delta of 32 returns
+/// the own V, one of 33 is a delta of 1, and -1 is a delta of 31.
 template <class T> INTENT_HD T warp_shfl_down(T v, int delta) {
 #if defined(__CUDA_ARCH__)
   return detail::deviceShuffle<detail::ShuffleKind::down>(v, delta);
 #else
   return detail::hostShuffle(v, static_cast<unsigned>(lane()) +
-                                    static_cast<unsigned>(delta));
+                                    (static_cast<unsigned>(delta) &
+                                     (warp_size - 1)));
 #endif
 }
 
