@@ -67,6 +67,7 @@ static bool runSize(support::shape S, std::mt19937 &Rng) {
 int main(int argc, char **argv) {
   return support::runShapes(argc, argv, 2,
                             {{0, 0}, {0, 5}, {3, 0}, {1, 1}, {7, 13},
-                             {1, 4096}, {1000, 1}, {513, 257}, {20000, 33}},
+                             {1, 4096}, {1000, 1}, {513, 257}, {20000, 33},
+                             {3, 30001}, {2, 60001}},
                             runSize);
 }

@@ -9,7 +9,9 @@
 //     cta_barrier()
 //   reduce {dist = "cta"}:
 //     acc = identity; thread t folds members t, t + T, ... (commutative
-//     built-ins, arg-reductions) or its contiguous chunk (user combines);
+//     built-ins, arg-reductions: into 4 independent accumulators, member
+//     t + (4s + j) T into accumulator j, tail into acc, then folded) or its
+//     contiguous chunk (user combines);
 //     ordered shuffle-down tree per warp; warp partials in shared memory;
 //     warp 0 combines them in warp order; thread 0 stores combine(init, acc)
 //     to shared memory; cta_barrier(); every thread reads the result
@@ -82,7 +84,9 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
     os << "if (" << v << ".stride(1) == 1 && " << kRt << "is_aligned(gsrc, "
        << vec * bytes << ")) {\n";
     indent();
-    os << "  #pragma unroll 4\n";
+    // Eight vector loads in flight per thread: a long staged row is often
+    // the only CTA of its SM, whose loads alone must cover the latency.
+    os << "  #pragma unroll 8\n";
     indent();
     os << "  for (int64_t gc = " << kRt << "cta_thread() * " << vec
        << "; gc + " << vec << " <= gn; gc += " << kRt << "cta_size() * " << vec
@@ -156,16 +160,20 @@ void ProgramEmitter::emitCtaReduce(const Op &t, const std::string &pid) {
     --depth;
     line("}");
   };
+  // The accumulator combineInto updates: acc, or one of the unrolled
+  // per-thread accumulators (see below).
+  std::vector<std::string> target = acc;
   auto combineInto = [&](const std::vector<std::string> &other) {
     if (!arg) {
-      std::vector<std::string> pair = acc;
+      std::vector<std::string> pair = target;
       pair.insert(pair.end(), other.begin(), other.end());
       emitRegion(*t.region(CombineRegion), pair, pid);
       for (unsigned c = 0; c < nc; ++c)
-        line(acc[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
+        line(target[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
       return;
     }
-    const std::string &b = acc[0], &q = acc[1], &x = other[0], &k = other[1];
+    const std::string &b = target[0], &q = target[1], &x = other[0],
+                      &k = other[1];
     std::string cond = k + " >= 0";
     if (fp && ignoreNaN)
       cond += " && !(" + x + " != " + x + ")";
@@ -223,20 +231,66 @@ void ProgramEmitter::emitCtaReduce(const Op &t, const std::string &pid) {
          " ? rb" + id + " + rc" + id + " : " + end + ";");
     open("for (int64_t " + k + " = rb" + id + "; " + k + " < re" + id + "; ++" +
          k + ") {");
-  } else {
-    open("for (int64_t " + k + " = " + begin + " + " + kRt + "cta_thread(); " +
-         k + " < " + end + "; " + k + " += " + kRt + "cta_size()) {");
   }
-  emitRegion(*t.region(ValueRegion), {k}, pid);
-  if (arg) {
-    combineInto({callbackResult(t, ValueRegion, 0), k});
-  } else {
-    std::vector<std::string> x;
+  auto member = [&](const std::string &kk) {
+    emitRegion(*t.region(ValueRegion), {kk}, pid);
+    if (arg) {
+      combineInto({callbackResult(t, ValueRegion, 0), kk});
+    } else {
+      std::vector<std::string> x;
+      for (unsigned c = 0; c < nc; ++c)
+        x.push_back(callbackResult(t, ValueRegion, c));
+      combineInto(x);
+    }
+  };
+  // Strided members: U independent accumulators per thread (member
+  // k + j * T of each step goes to accumulator j), so U loads are in flight
+  // and the combines form U chains instead of one; the tail steps go to
+  // acc, then the U accumulators are folded into acc. Commutative built-ins
+  // may be regrouped (reassociate), and an arg-merge keeps the best pair
+  // under a strict total order of (value, position), exact in any order
+  // (docs/passes.md §2).
+  const int unroll = 4;
+  std::vector<std::string> lanes;
+  if (!user) {
+    const std::string rk = "rk" + id, rj = "rj" + id;
+    for (unsigned c = 0; c < nc; ++c) {
+      lanes.push_back("ru" + id + "_" + std::to_string(c));
+      std::string init;
+      for (int j = 0; j < unroll; ++j)
+        init += (j ? ", " : "") + identity[c];
+      line(emit::cxxType(types[c]) + " " + lanes[c] + "[" +
+           std::to_string(unroll) + "] = {" + init + "};");
+    }
+    line("int64_t " + rk + " = " + begin + " + " + kRt + "cta_thread();");
+    open("for (; " + rk + " + " + std::to_string(unroll - 1) + " * " + kRt +
+         "cta_size() < " + end + "; " + rk + " += " + std::to_string(unroll) +
+         " * " + kRt + "cta_size()) {");
+    line("#pragma unroll");
+    open("for (int " + rj + " = 0; " + rj + " < " + std::to_string(unroll) +
+         "; ++" + rj + ") {");
+    line("const int64_t " + k + " = " + rk + " + " + rj + " * " + kRt +
+         "cta_size();");
+    target.clear();
     for (unsigned c = 0; c < nc; ++c)
-      x.push_back(callbackResult(t, ValueRegion, c));
-    combineInto(x);
+      target.push_back(lanes[c] + "[" + rj + "]");
+    member(k);
+    target = acc;
+    close();
+    close();
+    open("for (int64_t " + k + " = " + rk + "; " + k + " < " + end + "; " + k +
+         " += " + kRt + "cta_size()) {");
   }
+  member(k);
   close();
+  for (int j = 0; !user && j < unroll; ++j) {
+    std::vector<std::string> other;
+    for (unsigned c = 0; c < nc; ++c)
+      other.push_back(lanes[c] + "[" + std::to_string(j) + "]");
+    open("{");
+    combineInto(other);
+    close();
+  }
   warpTree("w");
   open(std::string("if (") + kRt + "lane() == 0) {");
   for (unsigned c = 0; c < nc; ++c)

@@ -10,6 +10,8 @@
 //     [vector path: one load_vec<V> per streamed load when every streamed
 //      view has unit stride and an aligned base; else V scalar steps]
 //     acc = combine(acc, value(begin + i + j))        j = 0..V-1, in order
+//     [arg-reductions: lane j's own accumulator on the vector path, the
+//      V lanes folded into acc after the loop]
 //   acc = warp tree (shuffle xor 16..1) -> shared[warp] -> warp 0 tree
 //   thread 0: workspace[1 + c * M + local] = acc; ticket = atomic add
 //             (acq_rel) on workspace[0]; shared flag = last arrival
@@ -94,6 +96,9 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
     --depth;
     line(text);
   };
+  // The accumulator an arg-merge updates: acc, or one lane accumulator of
+  // the vector path (see lanes below).
+  std::vector<std::string> target = acc;
   // acc = combine(acc, other): the combine region, or the arg-merge.
   auto combineInto = [&](const std::vector<std::string> &other) {
     if (!arg) {
@@ -104,7 +109,8 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
         line(acc[c] + " = " + callbackResult(*t, CombineRegion, c) + ";");
       return;
     }
-    const std::string &b = acc[0], &q = acc[1], &x = other[0], &k = other[1];
+    const std::string &b = target[0], &q = target[1], &x = other[0],
+                      &k = other[1];
     std::string cond = k + " >= 0";
     if (fp && ignoreNaN)
       cond += " && !(" + x + " != " + x + ")";
@@ -199,6 +205,29 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
     }
     line("const bool gvec" + id + " = " + ok + ";");
   }
+  // Arg-reductions on the vector path keep one accumulator per vector lane
+  // (gaN_cv[j] takes the members j, j + V, ... of the thread's stream), so
+  // the V merges of one step are independent instead of one chain through
+  // the tie and NaN logic; the lanes are folded into acc after the loop.
+  // Exact: the arg-merge keeps the better of two (value, position) pairs
+  // under one strict total order (NaN first under propagate, NaN never
+  // under ignore; then by value; equal values, -0.0 == +0.0 included, by
+  // position, first or last), and positions are distinct, so every merge
+  // order of a set of pairs keeps that set's best pair, the one the serial
+  // loop keeps. (Float sums are not regrouped this way: their rounding
+  // would change with V.)
+  const bool lanes = arg && vectorPath;
+  std::vector<std::string> laneAcc;
+  if (lanes) {
+    for (unsigned c = 0; c < nc; ++c) {
+      laneAcc.push_back(acc[c] + "v");
+      std::string init;
+      for (int64_t j = 0; j < vec; ++j)
+        init += (j ? ", " : "") + identity[c];
+      line(emit::cxxType(types[c]) + " " + laneAcc[c] + "[" +
+           std::to_string(vec) + "] = {" + init + "};");
+    }
+  }
   auto step = [&](bool vectorLoads) {
     line("const int64_t " + k + " = " + gb + " + " + gi + " + " + gj + ";");
     if (vectorLoads)
@@ -206,8 +235,12 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
         loadOverride[l] = "gv" + std::to_string(l->id) + "[" + gj + "]";
     emitRegion(*t->region(ValueRegion), {k}, pid);
     loadOverride.clear();
-    if (arg)
+    if (arg) {
+      if (lanes && vectorLoads)
+        target = {laneAcc[0] + "[" + gj + "]", laneAcc[1] + "[" + gj + "]"};
       combineInto({callbackResult(*t, ValueRegion, 0), k});
+      target = acc;
+    }
     else {
       std::vector<std::string> x;
       for (unsigned c = 0; c < nc; ++c)
@@ -243,6 +276,12 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   if (vectorPath)
     close();
   close();
+  for (int64_t j = 0; lanes && j < vec; ++j) {
+    const std::string jj = "[" + std::to_string(j) + "]";
+    open("{");
+    combineInto({laneAcc[0] + jj, laneAcc[1] + jj});
+    close();
+  }
 
   // The CTA's partial, published; the last arrival continues.
   ctaTree("p");

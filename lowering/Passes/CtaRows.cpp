@@ -40,9 +40,13 @@ using namespace intent::phys;
 
 namespace {
 
-/// Bytes of shared memory rows may take (two CTAs per SM of an H200 with
-/// room for the scratch); longer rows are read from global memory again.
-constexpr int64_t kStageLimitBytes = 96 * 1024;
+/// Dynamic shared memory one CTA may opt in to on an H200 (sm_90: 227 KiB;
+/// the runtime sets cudaFuncAttributeMaxDynamicSharedMemorySize for launches
+/// above 48 KiB). Staged rows take what the scratch leaves: rows of up to
+/// ~56K f32 stay on chip (one CTA per SM for the longest), which reads
+/// global memory once per row instead of once per pass; longer rows are
+/// read from global memory again.
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 std::string rejection(const Program &p, Op *&segOp) {
   if (p.scope != ExecScope::Thread)
@@ -167,14 +171,14 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
   p.ctaThreads = kCtaThreads;
   p.sharedBytes = rowScratchBytes(maxComponents);
   p.stagedParams.assign(staged.begin(), staged.end());
-  p.stageLimitBytes = staged.empty() ? 0 : kStageLimitBytes;
+  p.stageLimitBytes = staged.empty() ? 0 : kMaxSharedBytes - p.sharedBytes;
   what = "cta-rows: one CTA of " + std::to_string(kCtaThreads) +
          " threads per instance; reductions and parallel fors spread over "
          "its threads";
   for (unsigned i : p.stagedParams)
     what += "; rows of " + p.params[i].name + " staged in shared memory "
             "(read once) when they fit in " +
-            std::to_string(kStageLimitBytes) + " bytes";
+            std::to_string(p.stageLimitBytes) + " bytes";
   return "";
 }
 
