@@ -1,8 +1,8 @@
 //===- VerifierWiden.cpp - Construction verifier: widened segments --------===//
 //
 // [widen]: a segment with `widen = W` (docs/passes.md §6) is a parallel,
-// unsplit, one-dimensional segment of a thread-scope program without
-// allocated buffers; W is a power of two in [2, 16] and a chunk of the
+// unsplit, one-dimensional segment of a thread-scope program; W is a power
+// of two in [2, 16] and a chunk of the
 // widest accessed element is at most 16 bytes; its region is pointwise
 // (every access an unguarded load/store of a rank-1 view parameter at the
 // instance coordinate, no load of a view after a store to it); its length
@@ -79,9 +79,6 @@ void intent::phys::verifyWiden(const Program &p,
             std::to_string(w) + ", C) of its element count n = " +
             p.exprToString(seg.widenElements) +
             " (every chunk must have an owner)");
-    for (const Buffer &b : p.buffers)
-      if (b.scope != BufferScope::ExternalView)
-        error(at + "the program allocates buffer " + b.name);
     walk(*p.body, [&](const Op &op) {
       if (op.opcode != Opcode::Segment ||
           op.intAttr("group", -1) != static_cast<int64_t>(seg.group))

@@ -182,15 +182,3 @@ TEST(WidenVerifier, NoLoadAfterStore) {
   again->access = loadY->access;
   expectError(b, "[widen]", "a view is loaded after the instance stores it");
 }
-
-TEST(WidenVerifier, NoBuffers) {
-  Built b = widenFile("saxpy");
-  phys::Buffer ws;
-  ws.id = b.program->buffers.size();
-  ws.name = "scratch";
-  ws.scope = phys::BufferScope::ProgramPrivate;
-  ws.size = 4;
-  ws.init = phys::InitMode::FirstWrite;
-  b.program->buffers.push_back(ws);
-  expectError(b, "[widen]", "the program allocates buffer scratch");
-}
