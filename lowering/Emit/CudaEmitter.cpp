@@ -406,6 +406,12 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     declare(op.result(), "L.e" + std::to_string(op.intAttr("expr")));
     return;
   case Opcode::Segment: {
+    int64_t g = op.intAttr("group", -1);
+    if (g >= 0 && g < static_cast<int64_t>(p.segments.size()) &&
+        p.segments[g].widen) {
+      emitWidenedSegment(op, pid);
+      return;
+    }
     const Value *id = op.operands[0];
     const Value *off = op.operands[1];
     const Value *len = op.operands[2];
@@ -540,6 +546,11 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   }
   case Opcode::Store: {
     indent();
+    auto over = storeOverride.find(&op);
+    if (over != storeOverride.end()) {
+      os << over->second << " = " << name(op.storedValue()) << ";\n";
+      return;
+    }
     if (op.access.active == "leader" && p.scope == ExecScope::CTA)
       os << "if (::intent::rt::cta_thread() == 0) ";
     if (const Value *g = op.guard())

@@ -128,6 +128,10 @@ private:
 
   /// Loads whose value comes from an already loaded vector (C++ expression).
   std::map<const phys::Op *, std::string> loadOverride;
+  /// Stores written to a lane of a register vector instead of memory.
+  std::map<const phys::Op *, std::string> storeOverride;
+  /// A segment the widen pass rewrote (EmitWiden.cpp).
+  void emitWidenedSegment(const phys::Op &op, const std::string &pid);
 
   // --- Entry points -------------------------------------------------------------
   void emitGlobal();

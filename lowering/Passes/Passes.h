@@ -37,6 +37,12 @@ std::string applyGridReduce(phys::Program &p, std::string &what,
 void ctaRows(construct::ConstructionState &s);
 std::string applyCtaRows(phys::Program &p, std::string &what);
 
+/// Ownership widening (Widen.cpp): a thread-scope program whose one
+/// parallel 1-D segment is pointwise gets chunks of 16 bytes per program
+/// step, a capped program count and a grid-stride traversal.
+void widen(construct::ConstructionState &s);
+std::string applyWiden(phys::Program &p, std::string &what);
+
 /// Threads per CTA of the cooperative programs the passes create.
 constexpr int kCtaThreads = 256;
 

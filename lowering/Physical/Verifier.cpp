@@ -141,8 +141,14 @@ private:
           len = i == 0 ? render(seg.extents[i])
                        : "(" + len + " * " + render(seg.extents[i]) + ")";
         }
-        if (seg.extents.empty() || render(seg.length) != len)
-          error("segments", at + "length " + render(seg.length) +
+        // A widened segment's domain is its element count; its length is
+        // the program count ([widen] checks how they relate).
+        bool counted = seg.widen && validExpr(seg.widenElements);
+        if (seg.widen && !counted)
+          error("segments", at + "a widened segment has no element count");
+        unsigned domain = counted ? seg.widenElements : seg.length;
+        if (seg.extents.empty() || render(domain) != len)
+          error("segments", at + "length " + render(domain) +
                                 " is not the product of its extents " + len);
       }
       if (render(seg.offset) != offset)
@@ -675,13 +681,16 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
                                  std::vector<std::string> &errors) {
   size_t before = errors.size();
   StructureVerifier(p, errors).run();
+  const bool wellFormed = errors.size() == before;
   // Structured-op and effect checks assume a well-formed body.
   if (errors.size() == before)
     verifyStructuredOps(p, errors);
   if (errors.size() == before)
     verifyAtomics(p, errors);
-    verifyCooperative(p, errors);
-    verifyBuffers(p, errors);
+  verifyCooperative(p, errors);
+  if (wellFormed)
+    verifyWiden(p, errors);
+  verifyBuffers(p, errors);
   if (errors.size() == before)
     verifyEffects(p, kernel, errors);
   return errors.size() == before;

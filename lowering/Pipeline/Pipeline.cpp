@@ -94,7 +94,8 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   // mapping passes come first: the atomic scope depends on the final mapping.
   if (ok && opts.physicalPasses)
     ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true) &&
-         passes.run("cta-rows", intent::passes::ctaRows, program, true);
+         passes.run("cta-rows", intent::passes::ctaRows, program, true) &&
+         passes.run("widen", intent::passes::widen, program, true);
   if (ok)
     ok = passes.run("atomic-scopes",
                     [](ConstructionState &st) {

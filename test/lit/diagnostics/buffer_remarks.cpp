@@ -36,3 +36,5 @@ using namespace intent;
 // expected-remark@33 {{group 0: segment length 1, offset 0}}
 // expected-remark@29 {{program space: 1 segment(s), total 1}}
 // expected-remark@12 {{cta-rows: not applied: the instance has top-level alloc (only pure code, loads, stores, reductions and parallel fors are distributed)}}
+// The widen pass declines the fused group of workspace() (it allocates a buffer):
+// expected-remark@12 {{widen: not applied: the program allocates buffer stage}}

@@ -1,0 +1,107 @@
+//===- EmitWiden.cpp - CUDA for a widened pointwise segment ---------------===//
+//
+// A segment the widen pass rewrote (docs/passes.md §6): the program strides
+// over its chunks of W elements; a full chunk whose views are all
+// unit-stride and aligned to the vector's bytes (checked once per program
+// call) loads every view with load_vec<W>, runs the instance body for the W
+// lanes on the loaded registers and writes each store with store_vec<W>;
+// other chunks (misaligned or strided views, the n % W remainder) run the
+// body element by element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit/ProgramEmitter.h"
+
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+using namespace intent::emit::detail;
+
+void ProgramEmitter::emitWidenedSegment(const Op &op, const std::string &pid) {
+  const Segment &seg = p.segments[op.intAttr("group")];
+  const Block &body = op.region(0)->block;
+  const std::string w = std::to_string(seg.widen);
+  const std::string id = name(op.operands[0]), off = name(op.operands[1]),
+                    len = name(op.operands[2]);
+  auto line = [&](const std::string &s) {
+    indent();
+    os << s << "\n";
+  };
+  line("if (" + id + " >= " + off + " && " + id + " - " + off + " < " + len +
+       ") {  // group " + std::to_string(seg.group) + ", widened: chunks of " +
+       w + " elements");
+  ++depth;
+  line("const int64_t wn = L.e" + std::to_string(seg.widenElements) +
+       ";  // elements");
+  line("const int64_t wfull = wn / " + w + ";  // whole chunks");
+  line("const int64_t wchunks = wfull + (wn % " + w + " != 0 ? 1 : 0);");
+  // The vector path: every accessed view unit-stride, base aligned.
+  std::set<const Value *> views;
+  std::string vec = "true";
+  for (const auto &o : body.ops)
+    if ((o->opcode == Opcode::Load || o->opcode == Opcode::Store) &&
+        views.insert(o->memory()).second) {
+      const Value *v = o->memory();
+      std::string bytes = std::to_string(seg.widen *
+                                         scalarBytes(v->type.elem));
+      vec += " && " + name(v) + ".stride(0) == 1 && ::intent::rt::is_aligned(" +
+             name(v) + ".data(), " + bytes + ")";
+    }
+  line("const bool wvec = " + vec + ";");
+  line("for (int64_t wc = " + id + " - " + off + "; wc < wchunks; wc += " +
+       len + ") {");
+  ++depth;
+  line("const int64_t wbase = wc * " + w + ";");
+  line("if (wvec && wc < wfull) {");
+  ++depth;
+  for (const auto &o : body.ops) {
+    std::string t = scalarCxx(o->opcode == Opcode::Load
+                                  ? o->result()->type.elem
+                                  : o->opcode == Opcode::Store
+                                        ? o->memory()->type.elem
+                                        : ScalarKind::I64);
+    std::string arr = "wv" + std::to_string(o->id);
+    if (o->opcode == Opcode::Load) {
+      line("const ::intent::rt::vec<" + t + ", " + w + "> " + arr +
+           " = ::intent::rt::load_vec<" + w + ">(" + name(o->memory()) +
+           ".data() + wbase);");
+      loadOverride[o.get()] = arr + "[wl]";
+    } else if (o->opcode == Opcode::Store) {
+      line("::intent::rt::vec<" + t + ", " + w + "> " + arr + ";");
+      storeOverride[o.get()] = arr + "[wl]";
+    }
+  }
+  line("#pragma unroll");
+  line("for (int wl = 0; wl < " + w + "; ++wl) {");
+  ++depth;
+  bindArgs(body, {"wbase + wl"});
+  emitOps(body, pid);
+  --depth;
+  line("}");
+  for (const auto &o : body.ops)
+    if (o->opcode == Opcode::Store)
+      line("::intent::rt::store_vec<" + w + ">(" + name(o->memory()) +
+           ".data() + wbase, wv" + std::to_string(o->id) + ");");
+  for (const auto &o : body.ops) {
+    loadOverride.erase(o.get());
+    storeOverride.erase(o.get());
+  }
+  --depth;
+  line("} else {");
+  ++depth;
+  line("const int64_t wend = wbase + " + w + " < wn ? wbase + " + w +
+       " : wn;");
+  line("for (int64_t wk = wbase; wk < wend; ++wk) {");
+  ++depth;
+  bindArgs(body, {"wk"});
+  emitOps(body, pid);
+  --depth;
+  line("}");
+  --depth;
+  line("}");
+  --depth;
+  line("}");
+  --depth;
+  line("}");
+}
