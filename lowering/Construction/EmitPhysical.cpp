@@ -735,6 +735,17 @@ private:
       // An external view is shared by every instance of the launch.
       if (mem && atomicWriter)
         buf.sharing = phys::Sharing::Launch;
+      // A local buffer updated by atomics: a workspace is shared by the
+      // instances of its parallel group through atomics only (seed 000 §5),
+      // anything else is private to one instance (a merged kernel-level
+      // buffer lives in the single instance of its ordered group).
+      if (!mem && atomicWriter) {
+        bool workspace = buf.scope == phys::BufferScope::InvocationWorkspace;
+        buf.sharing = workspace ? phys::Sharing::Launch
+                                : phys::Sharing::Instance;
+        if (workspace)
+          buf.ownership = phys::Ownership::Atomic;
+      }
     }
   }
 };
