@@ -290,8 +290,8 @@ inline constexpr Opcode LastOpcode = Opcode::Contract;
 // parallel_for.
 //
 // Atomics (KIR/Atomic.h). The location is a memory value plus one i64-typed
-// integer coordinate per dimension, as for load/store (a view today; a
-// local buffer later):
+// integer coordinate per dimension, as for load/store (a view or a local
+// buffer):
 // - `%old = atomic %mem, %v, %i0.. {kind = "add"|"min"|"max"|"exch", order =
 //   "relaxed"|"acquire"|"release"|"acq_rel"|"seq_cst"} : T` is intent::
 //   atomic_add/min/max/exch: element = op(element, v) (min/max with
