@@ -144,9 +144,8 @@ bool KernelLowering::launchableParam(const ParmVarDecl *p,
     fail(p->getLocation(), msg::HalfParam, {p->getNameAsString(), spelled});
     return false;
   }
-  // intent::half / intent::bfloat16 (views of them): the launcher spells
-  // them as such.
-  if (halfKind(elem.getUnqualifiedType()))
+  // intent::half / intent::bfloat16: the launcher spells them as written.
+  if (halfKind(elem))
     return true;
   bool exact = false;
   if (const auto *bt = elem->getAs<BuiltinType>()) {

@@ -15,11 +15,3 @@ using namespace intent;
     out[i] = h[0];
   });
 }
-
-[[intent::kernel]] void uninitializedCounter(view<int, 1> out) {
-  buffer<int, 1> next;
-  parallel_for(out.extent(0), [&](index i) {
-    // expected-error@+1 {{buffer 'next' is read before any of its elements is written: it has no fill value, so every element must be written before it is read (write it first, or declare it as buffer<T, N>(value))}}
-    out[i] = intent::atomic_add(next[0], 1);
-  });
-}

@@ -19,10 +19,10 @@ using namespace intent;
 // expected-error@+1 {{parameter 'c' of type 'view<char, 1>' cannot be passed to the kernel's generated launcher, which takes 'intent::view<int8_t, 1>'; declare the parameter as 'intent::view<int8_t, 1>'}}
 [[intent::kernel]] void ch(view<char, 1> c) {}
 
-// expected-error@+1 {{parameter 'h' of type 'view<_Float16, 1>' is not supported in an Intent kernel's signature; pass float (or a view of float) and convert inside the kernel}}
+// expected-error@+1 {{parameter 'h' of type 'view<_Float16, 1>' is not supported in an Intent kernel; use a scalar (bool, integer, float, double) or an intent::view passed by value}}
 [[intent::kernel]] void half_view(view<_Float16, 1> h) {}
 
-// expected-error@+1 {{parameter 's' of type '_Float16' is not supported in an Intent kernel's signature; pass float (or a view of float) and convert inside the kernel}}
+// expected-error@+1 {{parameter 's' of type '_Float16' is not supported in an Intent kernel; use a scalar (bool, integer, float, double) or an intent::view passed by value}}
 [[intent::kernel]] void half_scalar(view<float, 1> y, _Float16 s) {}
 
 enum class Mode { A, B };
