@@ -308,11 +308,12 @@ INTENT_HD cas_result<T> atomic_cas(T *P, ::intent::detail::NonDeduced<T> Expecte
     if (R.success)
       *P = Desired;
     return R;
-  }
+  } else {
   using U = detail::AtomicBitsT<T>;
   U Want = detail::bitCast<U>(Expected);
   U Found = detail::casBits<S, O>(P, Want, detail::bitCast<U>(Desired));
   return {detail::bitCast<T>(Found), Found == Want};
+  }
 }
 
 /// An atomic read of *P with order O (relaxed, acquire or seq_cst).
