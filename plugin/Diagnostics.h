@@ -269,8 +269,9 @@ inline constexpr const char *GenericCast =
 // Atomics and histogram (LowerAtomic.cpp).
 inline constexpr const char *AtomicTarget =
     "the first argument of '%0' must be an element of an intent::view (y[i], "
-    "y(i, j)); atomics on local variables are not supported: they are "
-    "private to one instance, so update the local directly";
+    "y(i, j)) or of an intent::buffer (b[i]); atomics on local variables are "
+    "not supported: they are private to one instance, so update the local "
+    "directly";
 inline constexpr const char *AtomicConstView =
     "'%0' updates an element of a view of const elements; pass the view as "
     "intent::view<T> (mutable)";

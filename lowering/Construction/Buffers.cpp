@@ -2,6 +2,8 @@
 
 #include "Construction/Buffers.h"
 
+#include "KIR/Atomic.h"
+
 #include <cmath>
 #include <set>
 
@@ -89,9 +91,21 @@ void construct::placeBuffers(ConstructionState &s) {
     }
     kb.scope = phys::BufferScope::InvocationWorkspace;
     bool filled = kb.alloc->strAttr("init") == "value";
+    // Shared through atomics: the group stayed parallel, so every access
+    // pair on the buffer that instances could share is a pair of atomics
+    // of one parallel_for (closed by atomic semantics, §4).
+    bool atomics = false;
+    for (unsigned u : g.units)
+      for (const phys::AccessSummary &a : s.units[u].accesses)
+        atomics |= a.buffer == static_cast<int>(kb.alloc->id) && a.atomic;
+    std::string how =
+        atomics ? " (its elements are updated by several instances, through "
+                  "atomics only: the instances are not merged and the "
+                  "atomics get the launch's scope)"
+                : " (each element owned by the one instance that accesses it)";
     s.remark(kb.alloc->loc,
              name + ": invocation workspace shared by the instances of " + gs +
-                 " (each element owned by the one instance that accesses it)" +
+                 how +
                  (filled ? "; zero-filled by the runtime before the launch"
                          : ""));
   }
@@ -121,7 +135,8 @@ void construct::placeBuffers(ConstructionState &s) {
         if (op.operands.empty() || op.operands[0] != alloc.result())
           return;
         stores |= op.opcode == Opcode::Store;
-        if (op.opcode == Opcode::Load && !load)
+        // An atomic reads the element before updating it.
+        if ((op.opcode == Opcode::Load || kir::isAtomic(op.opcode)) && !load)
           load = &op;
       };
       visit(*opPtr);

@@ -410,22 +410,32 @@ private:
     bindResults(k, op);
   }
 
-  /// A load/store of a local buffer: its alloc handle and the index.
+  /// A load/store/atomic of a local buffer: its alloc handle, the value
+  /// operand(s) and the index.
   void emitBufferAccess(const kir::Op &k, const kir::Op &alloc) {
     bool isStore = k.opcode == kir::Opcode::Store;
+    bool atomic = kir::isAtomic(k.opcode);
+    unsigned values = atomic ? kir::atomicValueCount(k.opcode) : isStore ? 1 : 0;
     phys::AccessInfo info;
     info.bounds = phys::Bounds::Assumed;
     info.kirOp = k.id;
-    llvm::SmallVector<phys::Value *, 3> ops{lookup(alloc.result(), k.loc)};
-    if (isStore)
-      ops.push_back(lookup(k.operands[1], k.loc));
-    const kir::Value *idx = k.operands[isStore ? 2 : 1];
+    llvm::SmallVector<phys::Value *, 4> ops{lookup(alloc.result(), k.loc)};
+    for (unsigned i = 1; i <= values; ++i)
+      ops.push_back(lookup(k.operands[i], k.loc));
+    const kir::Value *idx = k.operands[1 + values];
     info.kirCoords.push_back(idx->id);
     ops.push_back(toIndex(lookup(idx, k.loc)));
     setOrigin(k);
-    phys::Op *op = b.create(isStore ? Opcode::Store : Opcode::Load, ops,
-                            resultTypes(k));
+    Opcode opc = k.opcode == kir::Opcode::Atomic      ? Opcode::Atomic
+                 : k.opcode == kir::Opcode::AtomicCas ? Opcode::AtomicCas
+                 : isStore                            ? Opcode::Store
+                                                      : Opcode::Load;
+    phys::Op *op = b.create(opc, ops, resultTypes(k));
     op->access = info;
+    // kind and order; the scope is the atomic-scopes pass's choice.
+    if (atomic)
+      for (const kir::NamedAttr &a : k.attrs)
+        op->setAttr(a.name, convertAttr(a.value));
     bindResults(k, op);
   }
 
@@ -735,6 +745,17 @@ private:
       // An external view is shared by every instance of the launch.
       if (mem && atomicWriter)
         buf.sharing = phys::Sharing::Launch;
+      // A local buffer updated by atomics: a workspace is shared by the
+      // instances of its parallel group through atomics only (seed 000 §5),
+      // anything else is private to one instance (a merged kernel-level
+      // buffer lives in the single instance of its ordered group).
+      if (!mem && atomicWriter) {
+        bool workspace = buf.scope == phys::BufferScope::InvocationWorkspace;
+        buf.sharing = workspace ? phys::Sharing::Launch
+                                : phys::Sharing::Instance;
+        if (workspace)
+          buf.ownership = phys::Ownership::Atomic;
+      }
     }
   }
 };

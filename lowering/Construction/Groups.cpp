@@ -66,7 +66,8 @@ std::string atomicNote(const ConstructionState &s, const Group &g) {
   std::vector<std::string> roots;
   for (unsigned u : g.units)
     for (const phys::AccessSummary &a : s.units[u].accesses)
-      if (a.atomic &&
+      // A private buffer (no root, no kernel-level buffer) is not shared.
+      if (a.atomic && (a.root >= 0 || a.buffer >= 0) &&
           std::find(roots.begin(), roots.end(), a.rootName) == roots.end())
         roots.push_back(a.rootName);
   if (roots.empty())

@@ -3,6 +3,7 @@
 #include "Interpreter/KIRInterpreter.h"
 
 #include "KIR/Atomic.h"
+#include "KIR/Contract.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -193,6 +194,61 @@ private:
       storeElem(addr, sc(op.operands[1]));
     else
       set(op.result(), loadElem(addr, v.elem));
+    return true;
+  }
+
+  /// The serial matmul of intent/matmul.hpp: for every (b,) i, j in
+  /// row-major order, k ascending, accumulate in Acc, store T(sum).
+  bool contract(const Op &op) {
+    const View &c = env[op.operands[0]].v, &a = env[op.operands[1]].v,
+               &bv = env[op.operands[2]].v;
+    const int r = c.rank;
+    const ScalarKind acc = kir::contractAccumulator(c.elem);
+    const unsigned size = elemSize(c.elem);
+    if (!size)
+      return fail(op, "element type not supported by the interpreter");
+    const int64_t batches = r == 3 ? c.extents[0] : 1;
+    const int64_t n = c.extents[r - 2], m = c.extents[r - 1],
+                  kn = a.extents[r - 1];
+    std::string err;
+    for (int64_t bb = 0; bb < batches; ++bb)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < m; ++j) {
+          Scalar s = acc == ScalarKind::F32 || acc == ScalarKind::F64
+                         ? Scalar::ofFloat(acc, 0.0)
+                         : Scalar::ofInt(acc, 0);
+          for (int64_t k = 0; k < kn; ++k) {
+            int64_t ca[3], cb[3];
+            int d = 0;
+            if (r == 3)
+              ca[d] = cb[d] = bb, ++d;
+            ca[d] = i, ca[d + 1] = k;
+            cb[d] = k, cb[d + 1] = j;
+            if (!a.inBounds(ca) || !bv.inBounds(cb))
+              return fail(op, "access out of bounds");
+            Scalar x = evalCast(loadElem(static_cast<char *>(a.data) +
+                                             a.offset(ca) * size,
+                                         a.elem),
+                                acc);
+            Scalar y = evalCast(loadElem(static_cast<char *>(bv.data) +
+                                             bv.offset(cb) * size,
+                                         bv.elem),
+                                acc);
+            Scalar p;
+            if (!evalBinary("mul", x, y, p, err) ||
+                !evalBinary("add", s, p, s, err))
+              return fail(op, err);
+          }
+          int64_t cc[3];
+          int d = 0;
+          if (r == 3)
+            cc[d++] = bb;
+          cc[d] = i, cc[d + 1] = j;
+          if (!c.inBounds(cc))
+            return fail(op, "access out of bounds");
+          storeElem(static_cast<char *>(c.data) + c.offset(cc) * size,
+                    evalCast(s, c.elem));
+        }
     return true;
   }
 
@@ -454,6 +510,8 @@ private:
       return subview(op);
     case Opcode::Alloc:
       return alloc(op);
+    case Opcode::Contract:
+      return contract(op);
     case Opcode::Load:
     case Opcode::Store:
     case Opcode::Atomic:

@@ -205,6 +205,8 @@ llvm::StringRef intent::kir::opcodeName(Opcode op) {
     return "atomic_cas";
   case Opcode::Alloc:
     return "alloc";
+  case Opcode::Contract:
+    return "contract";
   }
   llvm_unreachable("bad opcode");
 }
@@ -461,6 +463,15 @@ public:
       bool readsOffsets = op.opcode == Opcode::RegionFold ||
                           op.opcode == Opcode::RegionScan;
       bool atomic = isAtomic(op.opcode); // reads and writes
+      if (op.opcode == Opcode::Contract) { // writes C, reads A and B
+        for (unsigned o = 0; o < op.operands.size() && o < 3; ++o) {
+          auto it = roots.find(op.operands[o]);
+          if (it != roots.end())
+            for (unsigned p : it->second)
+              (o == 0 ? writes : reads)[p] = true;
+        }
+        return;
+      }
       if (op.opcode != Opcode::Load && op.opcode != Opcode::Store &&
           !readsOffsets && !atomic)
         return;

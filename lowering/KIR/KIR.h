@@ -194,10 +194,12 @@ enum class Opcode : uint8_t {
   AtomicCas, ///< (mem, expected, desired, i0..) -> (old, success); attr order
   // Local buffers (intent::buffer<T, N>).
   Alloc, ///< () attrs size, init ("value" | "first_write"), value -> view<T, 1>
+  // Contractions (intent::matmul).
+  Contract, ///< (C, A, B) attrs acc (scalar kind name), batched
 };
 
 /// The last opcode (for iterating over all of them).
-inline constexpr Opcode LastOpcode = Opcode::Alloc;
+inline constexpr Opcode LastOpcode = Opcode::Contract;
 
 // Op reference (the full list with textual forms is docs/kir.md):
 //
@@ -288,8 +290,8 @@ inline constexpr Opcode LastOpcode = Opcode::Alloc;
 // parallel_for.
 //
 // Atomics (KIR/Atomic.h). The location is a memory value plus one i64-typed
-// integer coordinate per dimension, as for load/store (a view today; a
-// local buffer later):
+// integer coordinate per dimension, as for load/store (a view or a local
+// buffer):
 // - `%old = atomic %mem, %v, %i0.. {kind = "add"|"min"|"max"|"exch", order =
 //   "relaxed"|"acquire"|"release"|"acq_rel"|"seq_cst"} : T` is intent::
 //   atomic_add/min/max/exch: element = op(element, v) (min/max with
@@ -299,6 +301,16 @@ inline constexpr Opcode LastOpcode = Opcode::Alloc;
 //   results are the old element and whether it stored.
 // T is the element type (i32, u32, i64, u64, f32, f64) and the type of the
 // value operands. The hardware scope is not KIR: a physical pass chooses it.
+//
+// Contractions (intent::matmul, include/intent/matmul.hpp):
+// - `contract %C, %A, %B {acc = "f32", batched = false}`: C, A, B are views
+//   of one element type T (not bool), all of rank 2 (batched = false) or all
+//   of rank 3 (batched = true); C is written. For every (b,) i, j of C:
+//   s = Acc(0); for k in [0, A.extent(R-1)) ascending: s = s + Acc(A(.., i,
+//   k)) * Acc(B(.., k, j)); C(.., i, j) = T(s). Acc (attr acc) is f32 for
+//   f16 / bf16 and T otherwise. No result. Construction expands it
+//   (KIR/ExpandContract.h) into a parallel_for over the batch and free axes
+//   with an ordered (reassociate = false) reduce over k inside.
 llvm::StringRef opcodeName(Opcode op);
 bool isTerminator(Opcode op);
 /// Ops without memory or control effects: scalar arithmetic, constants,

@@ -12,6 +12,7 @@
 
 #include "KIR/KIR.h"
 #include "KIR/Atomic.h"
+#include "KIR/Contract.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -301,6 +302,10 @@ private:
       break;
     case Opcode::Alloc:
       verifyAlloc(op);
+      break;
+    case Opcode::Contract:
+      if (std::string why = checkContract(op); !why.empty())
+        error(&op, why);
       break;
     }
   }

@@ -26,6 +26,7 @@ llvm::StringRef intent::phys::scopeFor(Sharing s) {
   case Sharing::None:
     return "";
   case Sharing::Instance:
+    return "thread";
   case Sharing::CTA:
     return "cta";
   case Sharing::Launch:
@@ -38,9 +39,15 @@ llvm::StringRef intent::phys::scopeFor(Sharing s) {
 
 bool intent::phys::scopeCovers(llvm::StringRef scope, Sharing s) {
   auto rank = [](llvm::StringRef sc) {
-    return sc == "cta" ? 1 : sc == "gpu" ? 2 : sc == "sys" ? 3 : 0;
+    return sc == "thread" ? 1
+           : sc == "cta"  ? 2
+           : sc == "gpu"  ? 3
+           : sc == "sys"  ? 4
+                          : 0;
   };
   llvm::StringRef need = scopeFor(s);
+  if (s == Sharing::Instance || scope == "thread")
+    return scope == need;
   return rank(scope) > 0 && !need.empty() && rank(scope) >= rank(need);
 }
 
@@ -54,7 +61,8 @@ static std::string why(const Buffer &b, llvm::StringRef name) {
   case Sharing::CTA:
     return name.str() + " is shared only by the instances of one CTA";
   case Sharing::Instance:
-    return name.str() + " is private to one instance";
+    return name.str() + " is private to one instance, so the narrowest legal "
+                        "scope is that instance: a plain read-modify-write";
   case Sharing::System:
     return name.str() + " is shared with the host or other devices";
   case Sharing::None:

@@ -6,14 +6,20 @@
 // recorded as the buffer's sharing domain (Buffer::sharing). The rule, used
 // by the atomic-scopes pass and checked by the verifier:
 //
-//   sharing instance -> cta  (nothing else touches it; the narrowest scope)
+//   sharing instance -> thread (a private buffer: nothing else touches it;
+//                             emitted as a plain read-modify-write, since
+//                             hardware atomics are not defined on the local
+//                             memory such a buffer lives in; only "thread"
+//                             is legal for it)
 //   sharing cta      -> cta  (memory shared by the threads of one CTA)
 //   sharing launch   -> gpu  (external views, workspaces: every instance of
 //                             the launch, possibly in different CTAs)
 //   sharing system   -> sys  (also the host or other devices meanwhile)
 //
-// A wider scope than the rule's is legal (only slower); a narrower one is not.
-// No construction output has sharing instance, cta or system yet.
+// A wider scope than the rule's is legal (only slower) except for sharing
+// instance; a narrower one is not. Construction records sharing instance for
+// atomics on private buffers and launch for external views and workspaces;
+// cta and system are not produced yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +37,7 @@ namespace intent::phys {
 /// view's record, or the record of the alloc's `buffer`), or null.
 const Buffer *bufferOf(const Program &p, const Value *mem);
 
-/// The narrowest scope that covers `s` ("cta", "gpu", "sys"), or "" for
+/// The narrowest scope that covers `s` ("thread", "cta", "gpu", "sys"), or "" for
 /// Sharing::None.
 llvm::StringRef scopeFor(Sharing s);
 /// True when scope `scope` covers sharing domain `s`.

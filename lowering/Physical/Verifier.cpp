@@ -640,9 +640,11 @@ private:
         continue;
       }
       if (b.scope == BufferScope::InvocationWorkspace &&
-          b.ownership != Ownership::InstanceUnique)
+          b.ownership != Ownership::InstanceUnique &&
+          b.ownership != Ownership::Atomic)
         error("buffers", at + "invocation workspace needs an ownership slice "
-                              "per instance (instance_unique)");
+                              "per instance (instance_unique) or atomic "
+                              "updates only (atomic)");
       if (b.size <= 0)
         error("buffers", at + "needs a positive size");
       if (b.init == InitMode::Host)

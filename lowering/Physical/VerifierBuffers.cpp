@@ -53,6 +53,7 @@ private:
     std::vector<const Op *> allocs;
     std::set<unsigned> readers, writers;
     unsigned loads = 0, stores = 0;
+    unsigned atomics = 0; ///< atomic / atomic_cas ops (also counted above)
   };
   std::map<unsigned, Use> uses; ///< by buffer record id
 
@@ -95,15 +96,21 @@ private:
         }
         return;
       }
-      if (op.opcode != Opcode::Load && op.opcode != Opcode::Store)
+      bool atomic = isAtomic(op.opcode);
+      if (op.opcode != Opcode::Load && op.opcode != Opcode::Store && !atomic)
         return;
       int id = recordOf(op.memory());
       if (id < 0)
         return;
       Use &u = uses[id];
       const Op *seg = segmentOf(op);
-      bool store = op.opcode == Opcode::Store;
+      // An atomic reads and writes its element; it is recorded as a write.
+      bool store = op.opcode != Opcode::Load;
       ++(store ? u.stores : u.loads);
+      if (atomic) {
+        ++u.atomics;
+        ++u.loads;
+      }
       if (seg)
         (store ? u.writers : u.readers).insert(seg->intAttr("group"));
     });
@@ -164,6 +171,34 @@ private:
       error("buffer-init", b,
             "first-write buffer is read but never written (no "
             "initialization covers the read)");
+
+    // Atomic ownership: a workspace shared through atomics is accessed by
+    // atomics only (no plain access may race with them inside its group) and
+    // records the launch as its sharing domain; a private buffer's atomics
+    // record the instance; a workspace updated by atomics must say so.
+    unsigned plain = u.loads + u.stores - 2 * u.atomics;
+    if (b.ownership == Ownership::Atomic) {
+      if (!workspace)
+        error("buffer-ownership", b,
+              "atomic ownership is for an invocation workspace shared by "
+              "the instances of its group");
+      if (plain > 0)
+        error("buffer-ownership", b,
+              "atomic ownership, but " + std::to_string(plain) +
+                  " plain load(s)/store(s) race with the atomics");
+      if (b.sharing != Sharing::Launch)
+        error("buffer-ownership", b,
+              "a workspace shared through atomics has sharing domain launch, "
+              "not " + sharingName(b.sharing).str());
+    } else if (workspace && u.atomics > 0) {
+      error("buffer-ownership", b,
+            "updated by atomics, but its ownership is " +
+                ownershipName(b.ownership).str() + " (expected atomic)");
+    }
+    if (!workspace && u.atomics > 0 && b.sharing != Sharing::Instance)
+      error("buffer-ownership", b,
+            "private buffer updated by atomics must record sharing "
+            "instance, not " + sharingName(b.sharing).str());
 
     // Ownership: recorded readers/writers equal the body.
     std::vector<unsigned> r(u.readers.begin(), u.readers.end());

@@ -7,6 +7,7 @@
 #include "Construction/Groups.h"
 #include "Construction/ProgramSpace.h"
 #include "Construction/Worksets.h"
+#include "KIR/Contract.h"
 #include "Physical/AtomicScope.h"
 #include "Passes/Passes.h"
 #include "Physical/Verifier.h"
@@ -73,7 +74,18 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
       result.internalErrors.push_back("KIR verifier: " + e);
     return result;
   }
-  ConstructionState s(kernel);
+  // Construction maps a contract through its expansion (KIR/Contract.h):
+  // batch and free axes -> workset, k -> an ordered reduce in the instance.
+  std::unique_ptr<kir::Kernel> expanded;
+  if (kir::hasContract(kernel)) {
+    expanded = kir::expandContracts(kernel);
+    if (!kir::verifyKernel(*expanded, kirErrors)) {
+      for (const std::string &e : kirErrors)
+        result.internalErrors.push_back("KIR verifier (expand-contracts): " + e);
+      return result;
+    }
+  }
+  ConstructionState s(expanded ? *expanded : kernel);
   PassRunner passes(s, opts, result);
   auto text = [&](void (*printer)(llvm::raw_ostream &, const ConstructionState &)) {
     return [&s, printer]() {

@@ -9,7 +9,7 @@ using namespace intent;
 [[intent::kernel]] void local(view<float, 1> out, view<const float, 1> in) {
   parallel_for(in.extent(0), [&](index i) {
     float acc = 0;
-    // expected-error@+1 {{the first argument of 'intent::atomic_add' must be an element of an intent::view (y[i], y(i, j)); atomics on local variables are not supported: they are private to one instance, so update the local directly}}
+    // expected-error@+1 {{the first argument of 'intent::atomic_add' must be an element of an intent::view (y[i], y(i, j)) or of an intent::buffer (b[i]); atomics on local variables are not supported: they are private to one instance, so update the local directly}}
     atomic_add(acc, in[i]);
     out[i] = acc;
   });

@@ -118,7 +118,14 @@ TEST(AtomicVerifier, AtomicAgainstPlainStoreIsAConflict) {
 }
 
 TEST(AtomicScopes, ScopePerSharingDomain) {
-  EXPECT_EQ(phys::scopeFor(phys::Sharing::Instance), "cta");
+  EXPECT_EQ(phys::scopeFor(phys::Sharing::Instance), "thread");
+  EXPECT_TRUE(phys::scopeCovers("thread", phys::Sharing::Instance));
+  // Hardware atomics are not defined on the local memory of a private
+  // buffer: only the instance scope is legal for it, and it covers nothing
+  // wider.
+  EXPECT_FALSE(phys::scopeCovers("cta", phys::Sharing::Instance));
+  EXPECT_FALSE(phys::scopeCovers("thread", phys::Sharing::CTA));
+  EXPECT_FALSE(phys::scopeCovers("thread", phys::Sharing::Launch));
   EXPECT_EQ(phys::scopeFor(phys::Sharing::CTA), "cta");
   EXPECT_EQ(phys::scopeFor(phys::Sharing::Launch), "gpu");
   EXPECT_EQ(phys::scopeFor(phys::Sharing::System), "sys");
@@ -159,6 +166,143 @@ TEST(AtomicDifferential, ModuloAddAndCas) {
     };
     DiffOutcome o = runDifferential(*k, a, ref, 900 + n);
     EXPECT_EQ(o.total, n) << "one program per sample";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics on local buffers (test/lit/construction/buffer_atomics.kir)
+//===----------------------------------------------------------------------===//
+
+Built bufferAtomics(const std::string &kernel) {
+  return buildFile("buffer_atomics.kir", kernel);
+}
+
+/// The buffer record of the memory an atomic addresses.
+unsigned recordOfAtomic(phys::Program &p, phys::Opcode opc = phys::Opcode::Atomic) {
+  return findOp(p, opc)->memory()->def->intAttr("buffer");
+}
+
+TEST(BufferAtomics, PrivateBufferGetsInstanceScope) {
+  Built b = bufferAtomics("private_atomics");
+  ASSERT_TRUE(b.program);
+  unsigned id = recordOfAtomic(*b.program);
+  EXPECT_EQ(b.program->buffers[id].sharing, phys::Sharing::Instance);
+  EXPECT_EQ(b.program->buffers[id].ownership, phys::Ownership::Private);
+  EXPECT_EQ(findOp(*b.program, phys::Opcode::Atomic)->strAttr("scope"), "thread");
+}
+
+TEST(BufferAtomics, WorkspaceSharedThroughAtomicsOnly) {
+  Built b = bufferAtomics("ws_atomics");
+  ASSERT_TRUE(b.program);
+  unsigned id = recordOfAtomic(*b.program);
+  const phys::Buffer &buf = b.program->buffers[id];
+  EXPECT_EQ(buf.scope, phys::BufferScope::InvocationWorkspace);
+  EXPECT_EQ(buf.ownership, phys::Ownership::Atomic);
+  EXPECT_EQ(buf.sharing, phys::Sharing::Launch);
+  EXPECT_FALSE(b.program->segments[0].ordered) << "instances not merged";
+  EXPECT_EQ(findOp(*b.program, phys::Opcode::Atomic)->strAttr("scope"), "gpu");
+}
+
+TEST(BufferAtomics, VerifierWorkspaceAtomicsNeedAtomicOwnership) {
+  Built b = bufferAtomics("ws_atomics");
+  b.program->buffers[recordOfAtomic(*b.program)].ownership =
+      phys::Ownership::InstanceUnique;
+  expectError(b, "[buffer-ownership]",
+              "updated by atomics, but its ownership is instance_unique "
+              "(expected atomic)");
+}
+
+TEST(BufferAtomics, VerifierAtomicOwnershipOnlyForWorkspaces) {
+  Built b = bufferAtomics("private_atomics");
+  b.program->buffers[recordOfAtomic(*b.program)].ownership =
+      phys::Ownership::Atomic;
+  expectError(b, "[buffer-ownership]",
+              "atomic ownership is for an invocation workspace");
+}
+
+TEST(BufferAtomics, VerifierAtomicWorkspaceHasNoPlainAccess) {
+  // A plain load of the workspace next to the atomics races with them.
+  Built b = bufferAtomics("ws_atomics");
+  phys::Op *op = findOp(*b.program, phys::Opcode::Atomic);
+  phys::Op *load = insertBefore(*b.program, op, phys::Opcode::Load,
+                                {op->operands[0], op->operands[2]},
+                                {op->result()->type});
+  load->access = op->access;
+  expectError(b, "[buffer-ownership]",
+              "atomic ownership, but 1 plain load(s)/store(s) race with the "
+              "atomics");
+}
+
+TEST(BufferAtomics, VerifierAtomicWorkspaceSharedByTheLaunch) {
+  Built b = bufferAtomics("ws_atomics");
+  b.program->buffers[recordOfAtomic(*b.program)].sharing =
+      phys::Sharing::CTA;
+  expectError(b, "[buffer-ownership]",
+              "a workspace shared through atomics has sharing domain launch, "
+              "not cta");
+}
+
+TEST(BufferAtomics, VerifierPrivateAtomicsRecordTheInstance) {
+  Built b = bufferAtomics("private_atomics");
+  b.program->buffers[recordOfAtomic(*b.program)].sharing =
+      phys::Sharing::Launch;
+  expectError(b, "[buffer-ownership]",
+              "private buffer updated by atomics must record sharing "
+              "instance, not launch");
+}
+
+TEST(BufferAtomics, VerifierScopeCoversTheWorkspace) {
+  Built b = bufferAtomics("ws_atomics");
+  findOp(*b.program, phys::Opcode::Atomic)->setAttr("scope", std::string("cta"));
+  expectError(b, "[atomic]",
+              "scope 'cta' does not cover the sharing domain launch");
+}
+
+TEST(BufferAtomics, VerifierNoHardwareScopeOnPrivateBuffers) {
+  Built b = bufferAtomics("private_atomics");
+  findOp(*b.program, phys::Opcode::Atomic)->setAttr("scope", std::string("gpu"));
+  expectError(b, "[atomic]",
+              "scope 'gpu' does not cover the sharing domain instance");
+}
+
+TEST(BufferAtomics, DifferentialPrivateAndMerged) {
+  auto m = loadKernel("buffer_atomics.kir");
+  for (int64_t n : {0, 1, 7, 33, 1000}) {
+    auto keys = [&] {
+      ArgSpec k = ArgSpec::view(kir::ScalarKind::I32, {n});
+      k.gen = [](std::mt19937_64 &rng) {
+        return interp::Scalar::ofInt(
+            kir::ScalarKind::I32,
+            std::uniform_int_distribution<int>(-50, 1000)(rng));
+      };
+      return k;
+    };
+    std::vector<ArgSpec> a = {ArgSpec::view(kir::ScalarKind::I32, {n}), keys()};
+    auto refPrivate = [&](Memory &mem) {
+      int32_t *out = mem.as<int32_t>(0), *k = mem.as<int32_t>(1);
+      for (int64_t i = 0; i < n; ++i) {
+        int32_t h[4] = {0, 0, 0, 0};
+        int64_t at = k[i] & 3;
+        ++h[at];
+        int32_t old = h[3];
+        h[3] = std::max(h[3], k[i]);
+        out[i] = h[at] + old;
+      }
+    };
+    DiffOutcome o = runDifferential(*m->kernels[0], a, refPrivate, 400 + n);
+    EXPECT_EQ(o.total, n) << "private buffer: one program per i";
+
+    std::vector<ArgSpec> h = {ArgSpec::view(kir::ScalarKind::I32, {8}), keys()};
+    auto refHist = [&](Memory &mem) {
+      int32_t *out = mem.as<int32_t>(0), *k = mem.as<int32_t>(1);
+      int32_t bins[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      for (int64_t i = 0; i < n; ++i)
+        ++bins[k[i] & 7];
+      for (int b = 0; b < 8; ++b)
+        out[b] = bins[b];
+    };
+    DiffOutcome oh = runDifferential(*m->kernels[2], h, refHist, 500 + n);
+    EXPECT_EQ(oh.total, 1) << "read after the atomics: merged";
   }
 }
 

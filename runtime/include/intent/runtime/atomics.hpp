@@ -34,8 +34,10 @@ namespace rt {
 
 /// The threads an atomic operation is atomic and ordered with respect to:
 /// those of the same CTA, of the same GPU, or of the whole system (other
-/// GPUs and the host).
-enum class atomic_scope { cta, gpu, sys };
+/// GPUs and the host). `thread`: the location is private to the calling
+/// program instance (a private local buffer), so the operation is a plain
+/// read-modify-write (hardware atomics are not defined on local memory).
+enum class atomic_scope { cta, gpu, sys, thread };
 
 namespace detail {
 
@@ -179,8 +181,23 @@ INTENT_HD T casLoop(T *P, T V, Op Combine) {
 } // namespace detail
 
 /// *P += V atomically; returns the old value. Integers wrap.
+namespace detail {
+/// atomic_scope::thread: *P = Combine(*P, V) without atomicity.
+template <class T, class Op> INTENT_HD T plainUpdate(T *P, T V, Op Combine) {
+  T Old = *P;
+  *P = Combine(Old, V);
+  return Old;
+}
+struct KeepRight {
+  template <class T> INTENT_HD T operator()(T, T V) const { return V; }
+};
+} // namespace detail
+
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T atomic_add(T *P, ::intent::detail::NonDeduced<T> V) {
+  if constexpr (S == atomic_scope::thread)
+    return detail::plainUpdate(P, static_cast<T>(V), ops::plus{});
+  else {
 #if defined(__CUDA_ARCH__)
   using U = detail::AtomicBitsT<T>;
   T Old;
@@ -198,6 +215,7 @@ INTENT_HD T atomic_add(T *P, ::intent::detail::NonDeduced<T> V) {
   else
     return __atomic_fetch_add(P, V, detail::hostOrder(O));
 #endif
+  }
 }
 
 namespace detail {
@@ -214,6 +232,9 @@ using HardwareIntT = std::conditional_t<
 /// returns the old value.
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T atomic_min(T *P, ::intent::detail::NonDeduced<T> V) {
+  if constexpr (S == atomic_scope::thread)
+    return detail::plainUpdate(P, static_cast<T>(V), ops::min{});
+  else {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_integral<T>::value) {
     using U = detail::HardwareIntT<T>;
@@ -228,12 +249,16 @@ INTENT_HD T atomic_min(T *P, ::intent::detail::NonDeduced<T> V) {
 #else
   return detail::casLoop<S, O>(P, V, ops::min{});
 #endif
+  }
 }
 
 /// *P = ops::max{}(*P, V) atomically (NaN propagates, as in ops::max);
 /// returns the old value.
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T atomic_max(T *P, ::intent::detail::NonDeduced<T> V) {
+  if constexpr (S == atomic_scope::thread)
+    return detail::plainUpdate(P, static_cast<T>(V), ops::max{});
+  else {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_integral<T>::value) {
     using U = detail::HardwareIntT<T>;
@@ -248,11 +273,15 @@ INTENT_HD T atomic_max(T *P, ::intent::detail::NonDeduced<T> V) {
 #else
   return detail::casLoop<S, O>(P, V, ops::max{});
 #endif
+  }
 }
 
 /// *P = V atomically; returns the old value.
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T atomic_exch(T *P, ::intent::detail::NonDeduced<T> V) {
+  if constexpr (S == atomic_scope::thread)
+    return detail::plainUpdate(P, static_cast<T>(V), detail::KeepRight{});
+  else {
   using U = detail::AtomicBitsT<T>;
 #if defined(__CUDA_ARCH__)
   detail::fenceBefore<S, O>();
@@ -264,6 +293,7 @@ INTENT_HD T atomic_exch(T *P, ::intent::detail::NonDeduced<T> V) {
   return detail::bitCast<T>(__atomic_exchange_n(
       reinterpret_cast<U *>(P), detail::bitCast<U>(V), detail::hostOrder(O)));
 #endif
+  }
 }
 
 /// If *P holds Expected (compared bitwise, as the hardware does), stores
@@ -271,10 +301,19 @@ INTENT_HD T atomic_exch(T *P, ::intent::detail::NonDeduced<T> V) {
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD cas_result<T> atomic_cas(T *P, ::intent::detail::NonDeduced<T> Expected,
                                    ::intent::detail::NonDeduced<T> Desired) {
+  if constexpr (S == atomic_scope::thread) {
+    cas_result<T> R{*P, detail::bitCast<detail::AtomicBitsT<T>>(*P) ==
+                            detail::bitCast<detail::AtomicBitsT<T>>(
+                                static_cast<T>(Expected))};
+    if (R.success)
+      *P = Desired;
+    return R;
+  } else {
   using U = detail::AtomicBitsT<T>;
   U Want = detail::bitCast<U>(Expected);
   U Found = detail::casBits<S, O>(P, Want, detail::bitCast<U>(Desired));
   return {detail::bitCast<T>(Found), Found == Want};
+  }
 }
 
 /// An atomic read of *P with order O (relaxed, acquire or seq_cst).
