@@ -144,10 +144,6 @@ void ProgramEmitter::emitCtaReduce(const Op &t, const std::string &pid) {
     return v;
   };
   const std::vector<std::string> acc = names("ra");
-  const bool fp = arg && isFloatKind(types[0].elem);
-  const bool isMax = arg && t.strAttr("which") == "max";
-  const bool tieLast = arg && t.strAttr("tie") == "last";
-  const bool ignoreNaN = arg && t.strAttr("nan") == "ignore";
   auto line = [&](const std::string &text) {
     indent();
     os << text << "\n";
@@ -172,31 +168,7 @@ void ProgramEmitter::emitCtaReduce(const Op &t, const std::string &pid) {
         line(target[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
       return;
     }
-    const std::string &b = target[0], &q = target[1], &x = other[0],
-                      &k = other[1];
-    std::string cond = k + " >= 0";
-    if (fp && ignoreNaN)
-      cond += " && !(" + x + " != " + x + ")";
-    open("if (" + cond + ") {");
-    std::string later = tieLast ? k + " > " + q : k + " < " + q;
-    std::string better = isMax ? b + " < " + x : x + " < " + b;
-    line("bool gtake = " + q + " < 0;");
-    open("if (!gtake) {");
-    if (fp) {
-      line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " + x +
-           ";");
-      line("if (gna || gnb) gtake = gnb && (!gna || " + later + ");");
-      line("else if (" + x + " == " + b + ") gtake = " + later + ";");
-    } else {
-      line("if (" + x + " == " + b + ") gtake = " + later + ";");
-    }
-    line("else gtake = " + better + ";");
-    close();
-    open("if (gtake) {");
-    line(b + " = " + x + ";");
-    line(q + " = " + k + ";");
-    close();
-    close();
+    emitArgMerge(t, target[0], target[1], other[0], other[1]);
   };
   auto warpTree = [&](const std::string &tag) {
     std::vector<std::string> other = names("rx" + tag);

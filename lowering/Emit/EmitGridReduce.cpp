@@ -79,10 +79,6 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
     return v;
   };
   const std::vector<std::string> acc = names("ga");
-  const bool fp = arg && isFloatKind(types[0].elem);
-  const bool isMax = arg && t->strAttr("which") == "max";
-  const bool tieLast = arg && t->strAttr("tie") == "last";
-  const bool ignoreNaN = arg && t->strAttr("nan") == "ignore";
 
   auto line = [&](const std::string &text) {
     indent();
@@ -109,32 +105,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
         line(acc[c] + " = " + callbackResult(*t, CombineRegion, c) + ";");
       return;
     }
-    const std::string &b = target[0], &q = target[1], &x = other[0],
-                      &k = other[1];
-    std::string cond = k + " >= 0";
-    if (fp && ignoreNaN)
-      cond += " && !(" + x + " != " + x + ")";
-    open("if (" + cond + ") {");
-    std::string later = tieLast ? k + " > " + q : k + " < " + q;
-    std::string better = isMax ? b + " < " + x : x + " < " + b;
-    line("bool gtake = " + q + " < 0;");
-    open("if (!gtake) {");
-    if (fp) {
-      line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " + x +
-           ";");
-      line("if (gna || gnb) gtake = gnb && (!gna || " + later + ");");
-      line("else if (" + x + " == " + b + ") gtake = " + later + ";");
-      line("else gtake = " + better + ";");
-    } else {
-      line("if (" + x + " == " + b + ") gtake = " + later + ";");
-      line("else gtake = " + better + ";");
-    }
-    close();
-    open("if (gtake) {");
-    line(b + " = " + x + ";");
-    line(q + " = " + k + ";");
-    close();
-    close();
+    emitArgMerge(*t, target[0], target[1], other[0], other[1]);
   };
   // The CTA's threads combine their accumulators; thread 0 ends with all.
   auto ctaTree = [&](const std::string &tag) {
@@ -341,5 +312,49 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   close();
   // Shared memory is reused by the CTA's next program.
   line(kRt + std::string("cta_barrier();"));
+  close();
+}
+
+void ProgramEmitter::emitArgMerge(const Op &t, const std::string &b,
+                                  const std::string &q, const std::string &x,
+                                  const std::string &k) {
+  const bool fp = isFloatKind(t.result(0)->type.elem);
+  const bool isMax = t.strAttr("which") == "max";
+  const bool tieLast = t.strAttr("tie") == "last";
+  const bool ignoreNaN = t.strAttr("nan") == "ignore";
+  auto line = [&](const std::string &text) {
+    indent();
+    os << text << "\n";
+  };
+  auto open = [&](const std::string &text) {
+    line(text);
+    ++depth;
+  };
+  auto close = [&]() {
+    --depth;
+    line("}");
+  };
+  std::string cond = k + " >= 0";
+  if (fp && ignoreNaN)
+    cond += " && !(" + x + " != " + x + ")";
+  open("if (" + cond + ") {");
+  std::string later = tieLast ? k + " > " + q : k + " < " + q;
+  std::string better = isMax ? b + " < " + x : x + " < " + b;
+  line("bool gtake = " + q + " < 0;");
+  open("if (!gtake) {");
+  if (fp) {
+    line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " + x +
+         ";");
+    line("if (gna || gnb) gtake = gnb && (!gna || " + later + ");");
+    line("else if (" + x + " == " + b + ") gtake = " + later + ";");
+  } else {
+    line("if (" + x + " == " + b + ") gtake = " + later + ";");
+  }
+  line("else gtake = " + better + ";");
+  close();
+  open("if (gtake) {");
+  line(b + " = " + x + ";");
+  line(q + " = " + k + ";");
+  close();
   close();
 }

@@ -116,6 +116,12 @@ private:
   /// grid_reduce: per-program partials, the CTA tree, the arrival counter in
   /// the invocation workspace, the last program's fold and the rest.
   void emitGridReduce(const phys::Op &op, const std::string &pid);
+  /// One arg-reduce merge step, shared by grid-reduce and cta-rows: (b, q)
+  /// = the better of (b, q) and (x, k) under the argreduce `t`'s which / tie
+  /// / nan attributes, positions compared explicitly (k < 0: nothing).
+  void emitArgMerge(const phys::Op &t, const std::string &b,
+                    const std::string &q, const std::string &x,
+                    const std::string &k);
   // --- cta-rows (EmitCtaRows.cpp) ---------------------------------------------
   std::string stageBytesFunction() const;
   /// `<m>_stage_bytes(args)`: the staged rows' shared bytes, 0 when they do
