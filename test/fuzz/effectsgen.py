@@ -14,8 +14,9 @@ Every observation is independent of the order in which instances run:
   - histogram: intent::histogram over a length or a runtime range, with bin
                indices that fall below 0 and past the last bin, the bin_of a
                lambda or a local holding one;
-  - rng:       intent::philox at kernel level or per instance; g.u32(c) and
-               g.uniform(c) are bit-exact functions of (seed, stream, c);
+  - rng:       intent::philox at kernel level or per instance; g.u32(c),
+               g.uniform(c) and g.normal(c) are bit-exact functions of
+               (seed, stream, c), on the GPU too;
   - buffers:   intent::buffer<T, N> private to an instance or to a loop
                iteration (with or without a constant fill value), and
                kernel-level buffers written at instance-unique slots by one
@@ -255,7 +256,7 @@ def histogram_group(kg, outs):
 
 
 def rng_group(kg, outs):
-    """Philox streams: bits, uniforms and a dropout-like mask."""
+    """Philox streams: bits, uniforms or normals and a dropout-like mask."""
     r = kg.r
     ou, of, om = outs
     seed = f"{r.randrange(2**64)}ull"
@@ -291,8 +292,11 @@ def rng_group(kg, outs):
         bits = f"{bits} ^ {h}.u32({counter()})"
     lines.append(f"    {ou.name}({at}) = {bits};")
     uni = f"{g}.uniform({counter()})"
-    if r.random() < 0.3:
+    pick = r.random()
+    if pick < 0.3:
         uni = f"{uni} * 0.5f + {h}.uniform({counter()}) * 0.25f"
+    elif pick < 0.6:
+        uni = f"{g}.normal({counter()})"
     lines.append(f"    {of.name}({at}) = {uni};")
     p = r.choice(["0.1f", "0.3f", "0.5f", "0.9f"])
     lines.append(f"    {om.name}({at}) = {h}.uniform({counter()}) >= {p};")
