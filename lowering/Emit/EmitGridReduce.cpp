@@ -11,7 +11,8 @@
 //      view has unit stride and an aligned base; else V scalar steps]
 //     acc = combine(acc, value(begin + i + j))        j = 0..V-1, in order
 //     [arg-reductions: lane j's own accumulator on the vector path, the
-//      V lanes folded into acc after the loop]
+//      V lanes folded into acc after the loop; there, 4 steps per
+//      iteration, their 4 vector loads issued before any merge]
 //   acc = warp tree (shuffle xor 16..1) -> shared[warp] -> warp 0 tree
 //   thread 0: workspace[1 + c * M + local] = acc; ticket = atomic add
 //             (acq_rel) on workspace[0]; shared flag = last arrival
@@ -187,28 +188,45 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   // order of a set of pairs keeps that set's best pair, the one the serial
   // loop keeps. (Float sums are not regrouped this way: their rounding
   // would change with V.)
+  //
+  // On that path an arg-reduction also unrolls its stream by kArgUnroll: one
+  // iteration loads the thread's next kArgUnroll vectors (members i, i + S,
+  // ..., S = count * T * V apart, the same members in the same programs)
+  // before merging any, so that many 16-byte loads are in flight per thread
+  // while the merges run (vector u's lane j merges into lane accumulator j:
+  // independent chains per lane, registers for only V of them). The remaining (fewer than kArgUnroll) steps take the loop
+  // below. A sum keeps one vector per step: its members fold in stream order.
   const bool lanes = arg && vectorPath;
+  const int64_t kArgUnroll = 4;
+  const int64_t laneCount = lanes ? vec : 0;
   std::vector<std::string> laneAcc;
   if (lanes) {
     for (unsigned c = 0; c < nc; ++c) {
       laneAcc.push_back(acc[c] + "v");
       std::string init;
-      for (int64_t j = 0; j < vec; ++j)
+      for (int64_t j = 0; j < laneCount; ++j)
         init += (j ? ", " : "") + identity[c];
       line(emit::cxxType(types[c]) + " " + laneAcc[c] + "[" +
-           std::to_string(vec) + "] = {" + init + "};");
+           std::to_string(laneCount) + "] = {" + init + "};");
     }
   }
-  auto step = [&](bool vectorLoads) {
-    line("const int64_t " + k + " = " + gb + " + " + gi + " + " + gj + ";");
+  // One member: gi + offset + gj; vector u (-1: none) supplies the
+  // streamed loads and, for arg-reductions, picks the lane accumulators.
+  auto step = [&](bool vectorLoads, int64_t u = 0,
+                  const std::string &offset = "") {
+    line("const int64_t " + k + " = " + gb + " + " + gi + offset + " + " + gj +
+         ";");
+    const std::string sfx = u > 0 ? "_" + std::to_string(u) : "";
     if (vectorLoads)
       for (const Op *l : streamed)
-        loadOverride[l] = "gv" + std::to_string(l->id) + "[" + gj + "]";
+        loadOverride[l] =
+            "gv" + std::to_string(l->id) + sfx + "[" + gj + "]";
     emitRegion(*t->region(ValueRegion), {k}, pid);
     loadOverride.clear();
     if (arg) {
+      const std::string slot = "[" + gj + "]";
       if (lanes && vectorLoads)
-        target = {laneAcc[0] + "[" + gj + "]", laneAcc[1] + "[" + gj + "]"};
+        target = {laneAcc[0] + slot, laneAcc[1] + slot};
       combineInto({callbackResult(*t, ValueRegion, 0), k});
       target = acc;
     }
@@ -219,10 +237,36 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
       combineInto(x);
     }
   };
-  open("for (int64_t " + gi + " = (" + local + " * " +
-       std::to_string(threads) + " + " + kRt + "cta_thread()) * " +
-       std::to_string(vec) + "; " + gi + " < " + gn + "; " + gi + " += " +
-       count + " * " + std::to_string(threads * vec) + ") {");
+  const std::string stride = count + " * " + std::to_string(threads * vec);
+  line("int64_t " + gi + " = (" + local + " * " + std::to_string(threads) +
+       " + " + kRt + "cta_thread()) * " + std::to_string(vec) + ";");
+  if (lanes) {
+    const std::string gs = "gs" + id;
+    line("const int64_t " + gs + " = " + stride + ";");
+    open("if (gvec" + id + ") {");
+    open("for (; " + gi + " + " + std::to_string(kArgUnroll - 1) + " * " +
+         gs + " + " + std::to_string(vec) + " <= " + gn + "; " + gi + " += " +
+         std::to_string(kArgUnroll) + " * " + gs + ") {");
+    for (int64_t u = 0; u < kArgUnroll; ++u)
+      for (const Op *l : streamed) {
+        std::string v = name(l->memory());
+        line("const auto gv" + std::to_string(l->id) +
+             (u > 0 ? "_" + std::to_string(u) : "") + " = " + kRt +
+             "load_vec<" + std::to_string(vec) + ">(" + v + ".data() + " + gb +
+             " + " + gi + (u > 0 ? " + " + std::to_string(u) + " * " + gs : "") +
+             ");");
+      }
+    for (int64_t u = 0; u < kArgUnroll; ++u) {
+      line("#pragma unroll");
+      open("for (int " + gj + " = 0; " + gj + " < " + std::to_string(vec) +
+           "; ++" + gj + ") {");
+      step(true, u, u > 0 ? " + " + std::to_string(u) + " * " + gs : "");
+      close();
+    }
+    close();
+    close();
+  }
+  open("for (; " + gi + " < " + gn + "; " + gi + " += " + stride + ") {");
   if (vectorPath) {
     open("if (gvec" + id + " && " + gi + " + " + std::to_string(vec) +
          " <= " + gn + ") {");
@@ -247,7 +291,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   if (vectorPath)
     close();
   close();
-  for (int64_t j = 0; lanes && j < vec; ++j) {
+  for (int64_t j = 0; lanes && j < laneCount; ++j) {
     const std::string jj = "[" + std::to_string(j) + "]";
     open("{");
     combineInto({laneAcc[0] + jj, laneAcc[1] + jj});
