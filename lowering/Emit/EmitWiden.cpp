@@ -4,7 +4,9 @@
 // over its chunks of W elements; a full chunk whose views are all
 // unit-stride and aligned to the vector's bytes (checked once per program
 // call) loads every view with load_vec<W>, runs the instance body for the W
-// lanes on the loaded registers and writes each store with store_vec<W>;
+// lanes on the loaded registers and writes each store with store_vec<W>,
+// four of the program's chunks at a time (all loads first) while four
+// remain;
 // other chunks (misaligned or strided views, the n % W remainder) run the
 // body element by element.
 //
@@ -49,47 +51,80 @@ void ProgramEmitter::emitWidenedSegment(const Op &op, const std::string &pid) {
              name(v) + ".data(), " + bytes + ")";
     }
   line("const bool wvec = " + vec + ";");
-  line("for (int64_t wc = " + id + " - " + off + "; wc < wchunks; wc += " +
-       len + ") {");
-  ++depth;
-  line("const int64_t wbase = wc * " + w + ";");
-  line("if (wvec && wc < wfull) {");
-  ++depth;
-  for (const auto &o : body.ops) {
-    std::string t = scalarCxx(o->opcode == Opcode::Load
-                                  ? o->result()->type.elem
-                                  : o->opcode == Opcode::Store
-                                        ? o->memory()->type.elem
-                                        : ScalarKind::I64);
-    std::string arr = "wv" + std::to_string(o->id);
-    if (o->opcode == Opcode::Load) {
-      line("const ::intent::rt::vec<" + t + ", " + w + "> " + arr +
-           " = ::intent::rt::load_vec<" + w + ">(" + name(o->memory()) +
-           ".data() + wbase);");
-      loadOverride[o.get()] = arr + "[wl]";
-    } else if (o->opcode == Opcode::Store) {
-      line("::intent::rt::vec<" + t + ", " + w + "> " + arr + ";");
-      storeOverride[o.get()] = arr + "[wl]";
+  line("int64_t wc = " + id + " - " + off + ";");
+  // The vector path for kWidenUnroll chunks at once (wc, wc + len, ...: the
+  // program's own chunks, in a different order, which independent
+  // instances allow): every load of every chunk is issued before the first
+  // store, so kWidenUnroll times the bytes are in flight per thread.
+  auto vectorChunks = [&](int64_t count) {
+    auto sfx = [&](int64_t u) {
+      return count > 1 ? "_" + std::to_string(u) : std::string();
+    };
+    for (int64_t u = 0; u < count; ++u)
+      line("const int64_t wbase" + sfx(u) + " = (wc" +
+           (u ? " + " + std::to_string(u) + " * " + len : std::string()) +
+           ") * " + w + ";");
+    for (int64_t u = 0; u < count; ++u)
+      for (const auto &o : body.ops) {
+        if (o->opcode != Opcode::Load)
+          continue;
+        std::string t = scalarCxx(o->result()->type.elem);
+        line("const ::intent::rt::vec<" + t + ", " + w + "> wv" +
+             std::to_string(o->id) + sfx(u) + " = ::intent::rt::load_vec<" +
+             w + ">(" + name(o->memory()) + ".data() + wbase" + sfx(u) +
+             ");");
+      }
+    for (int64_t u = 0; u < count; ++u) {
+      for (const auto &o : body.ops) {
+        std::string arr = "wv" + std::to_string(o->id) + sfx(u);
+        if (o->opcode == Opcode::Load) {
+          loadOverride[o.get()] = arr + "[wl]";
+        } else if (o->opcode == Opcode::Store) {
+          line("::intent::rt::vec<" + scalarCxx(o->memory()->type.elem) +
+               ", " + w + "> " + arr + ";");
+          storeOverride[o.get()] = arr + "[wl]";
+        }
+      }
+      line("#pragma unroll");
+      line("for (int wl = 0; wl < " + w + "; ++wl) {");
+      ++depth;
+      bindArgs(body, {"wbase" + sfx(u) + " + wl"});
+      emitOps(body, pid);
+      --depth;
+      line("}");
     }
-  }
-  line("#pragma unroll");
-  line("for (int wl = 0; wl < " + w + "; ++wl) {");
+    for (int64_t u = 0; u < count; ++u)
+      for (const auto &o : body.ops)
+        if (o->opcode == Opcode::Store)
+          line("::intent::rt::store_vec<" + w + ">(" + name(o->memory()) +
+               ".data() + wbase" + sfx(u) + ", wv" + std::to_string(o->id) +
+               sfx(u) + ");");
+    for (const auto &o : body.ops) {
+      loadOverride.erase(o.get());
+      storeOverride.erase(o.get());
+    }
+  };
+  const int64_t kWidenUnroll = 4;
+  line("if (wvec) {");
   ++depth;
-  bindArgs(body, {"wbase + wl"});
-  emitOps(body, pid);
+  line("for (; wc + " + std::to_string(kWidenUnroll - 1) + " * " + len +
+       " < wfull; wc += " + std::to_string(kWidenUnroll) + " * " + len +
+       ") {");
+  ++depth;
+  vectorChunks(kWidenUnroll);
   --depth;
   line("}");
-  for (const auto &o : body.ops)
-    if (o->opcode == Opcode::Store)
-      line("::intent::rt::store_vec<" + w + ">(" + name(o->memory()) +
-           ".data() + wbase, wv" + std::to_string(o->id) + ");");
-  for (const auto &o : body.ops) {
-    loadOverride.erase(o.get());
-    storeOverride.erase(o.get());
-  }
+  --depth;
+  line("}");
+  line("for (; wc < wchunks; wc += " + len + ") {");
+  ++depth;
+  line("if (wvec && wc < wfull) {");
+  ++depth;
+  vectorChunks(1);
   --depth;
   line("} else {");
   ++depth;
+  line("const int64_t wbase = wc * " + w + ";");
   line("const int64_t wend = wbase + " + w + " < wn ? wbase + " + w +
        " : wn;");
   line("for (int64_t wk = wbase; wk < wend; ++wk) {");

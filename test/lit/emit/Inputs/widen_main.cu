@@ -84,7 +84,8 @@ static std::vector<T> snapshot(Mem<T> &m, intent::index need) {
 int main() {
   std::mt19937_64 rng(11);
   const intent::index sizes[] = {0, 1, 2, 3, 4, 5, 15, 16, 17, 255, 4097,
-                                 70001, (1 << 20) + 3, (1 << 22) + 7};
+                                 70001, (1 << 20) + 3, (1 << 22) + 7,
+                                 (1 << 24) + 5};
   for (intent::index n : sizes)
     for (int variant = 0; variant < 4; ++variant) {
       if (n > (1 << 20) && variant != 0 && variant != 3)
