@@ -96,8 +96,10 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   // The accumulator an arg-merge updates: acc, or one lane accumulator of
   // the vector path (see lanes below).
   std::vector<std::string> target = acc;
-  // acc = combine(acc, other): the combine region, or the arg-merge.
-  auto combineInto = [&](const std::vector<std::string> &other) {
+  // acc = combine(acc, other): the combine region, or the arg-merge
+  // (`increasing`: other's position follows target's, see emitArgMerge).
+  auto combineInto = [&](const std::vector<std::string> &other,
+                         bool increasing = false) {
     if (!arg) {
       std::vector<std::string> pair = acc;
       pair.insert(pair.end(), other.begin(), other.end());
@@ -106,7 +108,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
         line(acc[c] + " = " + callbackResult(*t, CombineRegion, c) + ";");
       return;
     }
-    emitArgMerge(*t, target[0], target[1], other[0], other[1]);
+    emitArgMerge(*t, target[0], target[1], other[0], other[1], increasing);
   };
   // The CTA's threads combine their accumulators; thread 0 ends with all.
   auto ctaTree = [&](const std::string &tag) {
@@ -227,7 +229,9 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
       const std::string slot = "[" + gj + "]";
       if (lanes && vectorLoads)
         target = {laneAcc[0] + slot, laneAcc[1] + slot};
-      combineInto({callbackResult(*t, ValueRegion, 0), k});
+      // Each accumulator (acc, or one vector lane's) receives its members
+      // in increasing order: the merge needs no position comparison.
+      combineInto({callbackResult(*t, ValueRegion, 0), k}, true);
       target = acc;
     }
     else {
@@ -361,7 +365,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
 
 void ProgramEmitter::emitArgMerge(const Op &t, const std::string &b,
                                   const std::string &q, const std::string &x,
-                                  const std::string &k) {
+                                  const std::string &k, bool increasing) {
   const bool fp = isFloatKind(t.result(0)->type.elem);
   const bool isMax = t.strAttr("which") == "max";
   const bool tieLast = t.strAttr("tie") == "last";
@@ -382,6 +386,24 @@ void ProgramEmitter::emitArgMerge(const Op &t, const std::string &b,
   if (fp && ignoreNaN)
     cond += " && !(" + x + " != " + x + ")";
   open("if (" + cond + ") {");
+  if (increasing) {
+    // k comes after q: an equal value wins only under tie = last; a NaN x
+    // beats a number and, under last, an earlier NaN.
+    const std::string rel = tieLast ? " <= " : " < ";
+    std::string better = isMax ? b + rel + x : x + rel + b;
+    std::string take = better;
+    if (fp) {
+      line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " +
+           x + ";");
+      take = std::string("gnb ? ") + (tieLast ? "true" : "!gna") +
+             " : (!gna && " + better + ")";
+    }
+    line("const bool gtake = " + q + " < 0 || (" + take + ");");
+    line(b + " = gtake ? " + x + " : " + b + ";");
+    line(q + " = gtake ? " + k + " : " + q + ";");
+    close();
+    return;
+  }
   std::string later = tieLast ? k + " > " + q : k + " < " + q;
   std::string better = isMax ? b + " < " + x : x + " < " + b;
   line("bool gtake = " + q + " < 0;");

@@ -119,9 +119,12 @@ private:
   /// One arg-reduce merge step, shared by grid-reduce and cta-rows: (b, q)
   /// = the better of (b, q) and (x, k) under the argreduce `t`'s which / tie
   /// / nan attributes, positions compared explicitly (k < 0: nothing).
+  /// `increasing`: the caller guarantees k > q whenever q >= 0 (one
+  /// thread's stream of members in order), so the tie rule is a constant
+  /// and the merge is one branch-free select.
   void emitArgMerge(const phys::Op &t, const std::string &b,
                     const std::string &q, const std::string &x,
-                    const std::string &k);
+                    const std::string &k, bool increasing = false);
   // --- cta-rows (EmitCtaRows.cpp) ---------------------------------------------
   std::string stageBytesFunction() const;
   /// `<m>_stage_bytes(args)`: the staged rows' shared bytes, 0 when they do
