@@ -174,7 +174,7 @@ private:
   }
 
   bool access(const Op &op) {
-    const View &v = env[op.operands[0]].v;
+    const View v = env[op.operands[0]].v; // a copy: env may grow
     bool isStore = op.opcode == Opcode::Store;
     bool atomic = kir::isAtomic(op.opcode);
     int64_t c[8];
@@ -200,8 +200,8 @@ private:
   /// The serial matmul of intent/matmul.hpp: for every (b,) i, j in
   /// row-major order, k ascending, accumulate in Acc, store T(sum).
   bool contract(const Op &op) {
-    const View &c = env[op.operands[0]].v, &a = env[op.operands[1]].v,
-               &bv = env[op.operands[2]].v;
+    const View c = env[op.operands[0]].v, a = env[op.operands[1]].v,
+               bv = env[op.operands[2]].v;
     const int r = c.rank;
     const ScalarKind acc = kir::contractAccumulator(c.elem);
     const unsigned size = elemSize(c.elem);
@@ -369,7 +369,8 @@ private:
 
   /// region_fold / region_scan: regions r of the offsets view, in order.
   bool regionOp(const Op &op) {
-    const View &off = env[op.operands[0]].v;
+    // A copy: the callbacks below add values to env, which may rehash it.
+    const View off = env[op.operands[0]].v;
     int64_t n = off.extents[0] > 0 ? off.extents[0] - 1 : 0;
     for (int64_t r = 0; r < n; ++r) {
       int64_t c0[1] = {r}, c1[1] = {r + 1};
@@ -499,7 +500,7 @@ private:
       return true;
     case Opcode::Extent:
     case Opcode::Stride: {
-      const View &v = env[op.operands[0]].v;
+      const View v = env[op.operands[0]].v; // a copy: env may grow
       int64_t d = op.intAttr("dim");
       set(op.result(), Scalar::ofInt(kir::ScalarKind::I64,
                                      op.opcode == Opcode::Extent ? v.extents[d]
