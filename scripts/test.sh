@@ -84,6 +84,9 @@ fi
 # histogram, rng, buffers, matmul) included.
 # test/fuzz/run_fuzz.sh --seed S --count N runs longer batches.
 echo "== fuzz (fixed seed)"
+# A failure is reduced automatically (here with at most 100 candidates) and
+# saved as a lit test under test/lit/fuzz/.
+INTENT_FUZZ_REDUCE_TESTS="${INTENT_FUZZ_REDUCE_TESTS:-100}" \
 "$root/test/fuzz/run_fuzz.sh" --seed 1 --count "${INTENT_FUZZ_COUNT:-300}" --batch 30 \
   --features all "$build" \
   >"$logdir/fuzz.log" 2>&1
@@ -95,6 +98,20 @@ if [ -n "$line" ]; then
   failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
 else
   failed=$((failed + 1)); tail -20 "$logdir/fuzz.log"
+fi
+
+# The fuzz pipeline's failure path (injected fault -> report -> automatic
+# reduction -> lit test that fails, then passes without the fault).
+echo "== fuzz self-test"
+"$root/test/fuzz/selftest.sh" "$build" >"$logdir/fuzz-selftest.log" 2>&1
+grep -E '^FAIL selftest' "$logdir/fuzz-selftest.log"
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/fuzz-selftest.log" | tail -1)
+echo "fuzz self-test: ${line:-no result}"
+if [ -n "$line" ]; then
+  passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+  failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+else
+  failed=$((failed + 1)); tail -20 "$logdir/fuzz-selftest.log"
 fi
 
 # The benchmark harness, host side: table merge, run script, the bench

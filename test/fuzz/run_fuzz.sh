@@ -29,11 +29,19 @@
 #                    0 same output, 1 different output, 2 intentc build
 #                    failed, 3 the Intent build's run failed, 4 the program
 #                    itself is invalid (serial build or run failed)
+#   --no-reduce      do not reduce failing programs (see below)
+#   --lit-dir DIR    where reduced failures become lit tests (default
+#                    test/lit/fuzz of this checkout)
 # Long runs: run_fuzz.sh --seed S --count 5000 --batch 40 BUILD_DIR (about
 # 3 s of CPU a program unbatched, 0.4 s batched).
 # Prints one line per program and ends with exactly "N passed, M failed".
 # A failing program is kept, with its logs, outputs and a repro.sh, under
-# BUILD_DIR/fuzz/failures/<name>/; `test/fuzz/reduce.py` shrinks it.
+# BUILD_DIR/fuzz/failures/<name>/, then reduced automatically by
+# test/fuzz/reduce.py (at most $INTENT_FUZZ_REDUCE_TESTS candidates, default
+# 300) to reduced.cpp, which is saved as the lit test LIT_DIR/<name>.cpp: it
+# fails (run_fuzz.sh --check) until the bug is fixed, then guards it.
+# INTENT_FUZZ_FAULT=REGEX (for the self-test, test/fuzz/selftest.sh) makes
+# every program whose source matches REGEX fail as if miscompiled.
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -47,6 +55,8 @@ batch=0
 gpu=0
 serial_only=0
 check=""
+reduce=1
+lit_dir=""
 jobs="${INTENT_JOBS:-2}"
 build=""
 while [ $# -gt 0 ]; do
@@ -59,9 +69,11 @@ while [ $# -gt 0 ]; do
     --gpu) gpu=1 ;;
     --serial-only) serial_only=1 ;;
     --check) shift; check="${1:-}" ;;
+    --no-reduce) reduce=0 ;;
+    --lit-dir) shift; lit_dir="${1:-}" ;;
     -j) shift; jobs="${1:-}" ;;
     -j*) jobs="${1#-j}" ;;
-    -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,46p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run_fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) build="$1" ;;
   esac
@@ -97,6 +109,9 @@ check_program() {
   for mode in "${modes[@]}"; do
     INTENT_DEVICE="$mode" INTENT_CHECK_LAUNCHES=1 timeout "$timeout_s" \
       "$dir/$tu.intent" >"$dir/$mode.out" 2>"$dir/$mode.log" || return 3
+    if [ -n "${INTENT_FUZZ_FAULT:-}" ] && grep -Eq "$INTENT_FUZZ_FAULT" "$src"; then
+      echo "injected fault (INTENT_FUZZ_FAULT)" >>"$dir/$mode.out"
+    fi
     cmp -s "$dir/serial.out" "$dir/$mode.out" || return 1
   done
   return 0
@@ -224,6 +239,7 @@ EOF
 EOF
   chmod +x "$keep/interesting.sh"
   echo "FAIL $name: $(describe "$rc") (kept in $keep; reproduce: $keep/repro.sh)"
+  [ "$reduce" -eq 1 ] && reduce_to_lit "$name" "$keep" "$rc"
   if [ -f "$keep/dump.diff" ]; then
     head -n 6 "$keep/dump.diff" | sed 's/^/    | /'
   fi
@@ -234,6 +250,28 @@ EOF
       break
     fi
   done
+}
+
+# Reduces failure $1 kept in $2 (exit code $3 of --check) and saves the
+# result as a lit test LIT_DIR/$1.cpp whose RUN line is the --check.
+reduce_to_lit() {
+  local name="$1" keep="$2" rc="$3" dest
+  dest="${lit_dir:-$root/test/lit/fuzz}"
+  if ! python3 "$here/reduce.py" --test "$keep/interesting.sh" "$keep/$name.cpp" \
+      -o "$keep/reduced.cpp" --max-tests "${INTENT_FUZZ_REDUCE_TESTS:-300}" \
+      >"$keep/reduce.log" 2>&1 || [ ! -s "$keep/reduced.cpp" ]; then
+    echo "    | reduction failed: see $keep/reduce.log"
+    return
+  fi
+  mkdir -p "$dest"
+  {
+    echo "// Reduced by test/fuzz/reduce.py from $name (run_fuzz.sh --seed $seed"
+    echo "// --features $features): $(describe "$rc") when found. Passes once fixed."
+    echo "// REQUIRES: nvcc"
+    echo "// RUN: %fuzz_check %s"
+    cat "$keep/reduced.cpp"
+  } >"$dest/$name.cpp"
+  echo "    | reduced $(wc -l <"$keep/$name.cpp") -> $(wc -l <"$keep/reduced.cpp") lines; lit test: $dest/$name.cpp"
 }
 
 # The source of program $1 (fuzz_S_K) alone, written on demand in batch mode.

@@ -33,5 +33,10 @@ config.substitutions.append(
     ("%nvcc_kernels",
      f"{config.nvcc} -std=c++17 -arch=sm_90a -c -I{include} -I{runtime_include}"))
 config.substitutions.append(("%nvcc", config.nvcc))
+# A reduced fuzz failure (test/lit/fuzz): serial build vs Intent build, cpu mode.
+config.substitutions.append(
+    ("%fuzz_check",
+     "bash " + os.path.join(config.intent_src_root, "test", "fuzz", "run_fuzz.sh")
+     + " " + config.intent_obj_root + " --check"))
 if os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
