@@ -18,7 +18,12 @@
 //     loads by all (`all`);
 //   * rows of rank-2 const views that the instance reads in two or more
 //     passes are staged: copied into shared memory once per row when they
-//     fit (`staged` loads read the copy), else read from global memory.
+//     fit (`staged` loads read the copy), else read from global memory;
+//   * register rows: when every distributed op ranges over [0, n) (n one
+//     view extent) and none has a user combine, loads of row r at the
+//     member get `reg`: per launch, rows of up to regMaxK * 1024 elements
+//     live in registers (T threads, K per thread chosen from n alone,
+//     phys::rowRegChoice) and those loads read them (EmitRowRegs.cpp).
 //
 // Applies only when no view the segment writes is also read by it (so no
 // barrier is needed between a thread's store and another thread's load),
