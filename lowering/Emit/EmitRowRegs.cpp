@@ -362,6 +362,29 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
     if (uses == 1)
       vecStores.push_back(s.get());
   }
+  // Other loads at the iteration in the last coordinate (gamma[c]): a full
+  // chunk reads their 4 elements with one vector load when contiguous.
+  auto outside = [&](const Value *v) {
+    for (const Op *d = v->def ? v->def : nullptr; d; d = d->parentOp())
+      if (d == &op)
+        return false;
+    return true;
+  };
+  std::vector<const Op *> sideLoads;
+  for (const auto &l : body.ops) {
+    if (l->opcode != Opcode::Load || l->guard() || l->boolAttr("reg"))
+      continue;
+    const Value *m = l->memory();
+    llvm::ArrayRef<Value *> c = l->coords();
+    if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView() ||
+        c.empty() || c.back() != body.args[0])
+      continue;
+    bool invariant = true;
+    for (unsigned d = 0; d + 1 < c.size(); ++d)
+      invariant = invariant && outside(c[d]);
+    if (invariant)
+      sideLoads.push_back(l.get());
+  }
   line("// for spread over the CTA (row in registers)");
   // n <= 32 * 1024 in a register variant: 32-bit indices and compares.
   line("const int " + ub + " = static_cast<int>(" + name(op.operands[1]) +
@@ -382,6 +405,26 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
   overrideRegLoads(body, rv + " * 4 + " + rq, true);
   // Full chunk: vector stores.
   open("if (" + rb + " + 4 <= " + ub + ") {");
+  for (const Op *l : sideLoads) {
+    const Value *m = l->memory();
+    const std::string lid = str(l->id), v = name(m),
+                      t = scalarCxx(m->type.elem);
+    const std::string last = str(m->type.rank - 1);
+    std::string ptr = std::string(kRt) + "element_ptr(" + v;
+    llvm::ArrayRef<Value *> c = l->coords();
+    for (unsigned d = 0; d + 1 < c.size(); ++d)
+      ptr += ", " + name(c[d]);
+    ptr += ", " + rb + ")";
+    line("const " + t + " *const rp" + lid + " = " + ptr + ";");
+    line(std::string(kRt) + "vec<" + t + ", 4> rg" + lid + ";");
+    line("if (" + v + ".stride(" + last + ") == 1 && " + kRt + "is_aligned(rp" +
+         lid + ", " + str(4 * elemBytes(m->type.elem)) + ")) rg" + lid +
+         " = " + kRt + "load_vec<4>(rp" + lid + ");");
+    line("else for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") rg" +
+         lid + "[" + rq + "] = rp" + lid + "[" + rq + " * " + v + ".stride(" +
+         last + ")];");
+    loadOverride[l] = "rg" + lid + "[" + rq + "]";
+  }
   for (const Op *s : vecStores) {
     const std::string sid = str(s->id);
     line(std::string(kRt) + "vec<" + scalarCxx(s->memory()->type.elem) +
@@ -393,6 +436,8 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
   line("const int64_t " + iv + " = " + rb + " + " + rq + ";");
   emitOps(body, pid);
   close();
+  for (const Op *l : sideLoads)
+    loadOverride.erase(l);
   for (const Op *s : vecStores) {
     const std::string sid = str(s->id), v = name(s->memory());
     storeOverride.erase(s);
