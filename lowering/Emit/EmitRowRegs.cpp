@@ -365,7 +365,9 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
   // Other loads at the iteration in the last coordinate (gamma[c]): a full
   // chunk reads their 4 elements with one vector load when contiguous.
   auto outside = [&](const Value *v) {
-    for (const Op *d = v->def ? v->def : nullptr; d; d = d->parentOp())
+    if (v == body.args[0])
+      return false;
+    for (const Op *d = v->def; d; d = d->parentOp())
       if (d == &op)
         return false;
     return true;

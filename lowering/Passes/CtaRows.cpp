@@ -177,10 +177,11 @@ std::string chooseRegisterRows(Program &p, Block &body, const Op *dec) {
   int64_t bytes = 0;
   for (unsigned i : params)
     bytes += elemBytes(p.params[i].type.elem);
-  int maxK = rowRegMaxK(bytes);
+  int maxK = rowRegMaxK(bytes, params.size());
   if (!maxK)
-    return "a member of the rows takes more than " +
-           std::to_string(kRowRegWords) + " words";
+    return "four members of the " + std::to_string(params.size()) +
+           " row views take more than the register budget (" +
+           std::to_string(kRowRegWords) + " words over the number of views)";
   for (Op *l : loads)
     l->setAttr("reg", true);
   p.regParams.assign(params.begin(), params.end());

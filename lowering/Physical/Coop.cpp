@@ -75,10 +75,11 @@ int64_t intent::phys::rowRegScratchBytes(unsigned components) {
   return 2 * 256 * static_cast<int64_t>(components);
 }
 
-int intent::phys::rowRegMaxK(int64_t bytesPerMember) {
+int intent::phys::rowRegMaxK(int64_t bytesPerMember, unsigned views) {
   int best = 0;
   for (int k = 4; k <= 32; k *= 2)
-    if (bytesPerMember > 0 && k * bytesPerMember <= 4 * kRowRegWords)
+    if (bytesPerMember > 0 && views > 0 &&
+        k * bytesPerMember * views <= 4 * kRowRegWords)
       best = k;
   return best;
 }

@@ -48,12 +48,16 @@ int64_t rowScratchBytes(unsigned components);
 /// cta-rows register rows: the scratch of a register-form reduction (two
 /// alternating buffers of warp partials: one barrier per reduction).
 int64_t rowRegScratchBytes(unsigned components);
-/// Register-row words (4 bytes) a thread may hold for all its register
-/// views together: K * (bytes of one member of every view) <= 4 * this.
+/// Register-row words (4 bytes) a thread may hold for one register view;
+/// V views share kRowRegWords / V words each more: K * (bytes of one member
+/// of every view) * V <= 4 * kRowRegWords. The 64-register cap of 1024
+/// threads leaves room for one 32-word row; each further view brings its
+/// own pointers and loop values (measured: two f32 views at K = 16 spilled
+/// 924 bytes at 64 registers).
 constexpr int64_t kRowRegWords = 32;
 /// The largest K in {4, 8, 16, 32} whose rows of `bytesPerMember` bytes
-/// (summed over the register views) fit kRowRegWords; 0 if none.
-int rowRegMaxK(int64_t bytesPerMember);
+/// (summed over the `views` register views) fit that budget; 0 if none.
+int rowRegMaxK(int64_t bytesPerMember, unsigned views = 1);
 /// The launch's choice for row length n: K (0: rows not in registers) and
 /// the CTA size T (a power of two in [32, 1024], T * K >= n). K is the
 /// smallest of 4, 8, 16, 32 (<= maxK) with n <= K * rowRegMaxThreads(K):

@@ -114,10 +114,11 @@ private:
       }
       bytes += elemBytes(p.params[i].type.elem);
     }
-    if (rowRegMaxK(bytes) < p.regMaxK)
+    if (rowRegMaxK(bytes, p.regParams.size()) < p.regMaxK)
       error("register rows of K = " + std::to_string(p.regMaxK) +
-            " elements take more than " + std::to_string(kRowRegWords) +
-            " words per thread");
+            " elements take more than the register budget (" +
+            std::to_string(kRowRegWords) +
+            " words over the number of views) per thread");
     if (p.regLengthParam >= p.params.size() ||
         !p.params[p.regLengthParam].type.isView() ||
         static_cast<int>(p.regLengthDim) >=

@@ -211,6 +211,8 @@ TEST(CtaRows, RegisterRows) {
   EXPECT_EQ(phys::rowRegChoice(1, 32).threads, 32);
   EXPECT_EQ(phys::rowRegMaxK(4), 32);
   EXPECT_EQ(phys::rowRegMaxK(8), 16);
+  EXPECT_EQ(phys::rowRegMaxK(8, 2), 8);
+  EXPECT_EQ(phys::rowRegMaxK(12, 3), 0);
   EXPECT_EQ(phys::rowRegMaxK(64), 0);
 }
 
@@ -223,7 +225,7 @@ TEST(CtaRowsVerifier, RegisterK) {
 TEST(CtaRowsVerifier, RegisterBudget) {
   Built b = buildFile("softmax.kir");
   b.program->regParams.push_back(1); // twice the words per member
-  expectError(b, "[coop]", "words per thread");
+  expectError(b, "[coop]", "more than the register budget");
 }
 
 TEST(CtaRowsVerifier, RegisterParamShape) {
