@@ -128,6 +128,9 @@ static bool runSize(support::shape S, std::mt19937 &Rng) {
 int main(int argc, char **argv) {
   return support::runShapes(argc, argv, 2,
                             {{0, 0}, {0, 5}, {3, 0}, {1, 1}, {64, 1}, {7, 13},
-                             {1, 4096}, {513, 257}, {20000, 33}},
+                             {1, 4096}, {513, 257}, {20000, 33},
+                             // every register variant and the fallback
+                             {3, 31}, {4, 129}, {9, 1024}, {3, 1025},
+                             {2, 2049}, {2, 8193}, {2, 32768}, {2, 40000}},
                             runSize);
 }

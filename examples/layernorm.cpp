@@ -92,6 +92,11 @@ int main(int argc, char **argv) {
   return support::runShapes(argc, argv, 2,
                             {{0, 0}, {0, 5}, {3, 0}, {1, 1}, {7, 13},
                              {1, 4096}, {1000, 1}, {513, 257}, {20000, 33},
-                             {3, 30001}, {2, 60001}},
+                             {3, 30001}, {2, 60001},
+                             // every register variant (K = 4, 8, 16, 32) at
+                             // its bounds, aligned and not, and the fallback
+                             {3, 31}, {5, 128}, {4, 129}, {9, 1024}, {3, 1025},
+                             {2, 2048}, {2, 2049}, {2, 8192}, {2, 8193},
+                             {2, 32768}, {2, 32769}},
                             runSize);
 }

@@ -57,6 +57,22 @@ static bool runSize(support::shape S, std::mt19937 &Rng) {
   unsigned long long Calls = support::launches() - Before;
   long Bad = support::closeMismatches(Out.to_vector(), Want, 1e-5, 1e-37);
   bool Ok = support::oneLaunch(Calls) && Bad == 0;
+  // Again through strided views (stride(1) = Rows: no vector loads or
+  // stores): the input and output stored column-major.
+  std::vector<float> HInT(HIn.size());
+  for (intent::index R = 0; R < Rows; ++R)
+    for (intent::index C = 0; C < Cols; ++C)
+      HInT[C * Rows + R] = HIn[R * Cols + C];
+  mem::array<float> InT(HInT), OutT(Rows * Cols);
+  kernels::softmax_rows(OutT.view(Cols, Rows).transpose(0, 1),
+                        InT.view(Cols, Rows).transpose(0, 1));
+  std::vector<float> GotT = OutT.to_vector(), Got(GotT.size());
+  for (intent::index R = 0; R < Rows; ++R)
+    for (intent::index C = 0; C < Cols; ++C)
+      Got[R * Cols + C] = GotT[C * Rows + R];
+  long BadT = support::closeMismatches(Got, Want, 1e-5, 1e-37);
+  Ok = Ok && BadT == 0;
+  Bad += BadT;
   std::printf("softmax rows=%lld cols=%lld: %s (launches %llu, mismatches "
               "%ld)\n",
               static_cast<long long>(Rows), static_cast<long long>(Cols),
@@ -68,6 +84,11 @@ int main(int argc, char **argv) {
   return support::runShapes(argc, argv, 2,
                             {{0, 0}, {0, 5}, {3, 0}, {1, 1}, {7, 13},
                              {1, 4096}, {1000, 1}, {513, 257}, {20000, 33},
-                             {3, 30001}, {2, 60001}},
+                             {3, 30001}, {2, 60001},
+                             // every register variant (K = 4, 8, 16, 32) at
+                             // its bounds, aligned and not, and the fallback
+                             {3, 31}, {5, 128}, {4, 129}, {9, 1024}, {3, 1025},
+                             {2, 2048}, {2, 2049}, {2, 8192}, {2, 8193},
+                             {2, 32768}, {2, 32769}},
                             runSize);
 }

@@ -177,6 +177,7 @@ void ProgramEmitter::emit() {
   emitArgs();
   emitLaunchEvaluator();
   emitStageBytesFunction();
+  emitRowRegFunctions();
   emitProgramFunction();
   emitGlobal();
   emitWrapper();
@@ -270,9 +271,18 @@ void ProgramEmitter::emitLaunchEvaluator() {
 void ProgramEmitter::emitProgramFunction() {
   os << "/// One program instance of " << p.name << " (exec scope "
      << execScopeName(p.scope) << ").\n";
+  if (p.regMaxK) // cta-rows: RK row elements per thread in registers
+    os << "template <int RK>\n";
   os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
      << "_args &a) {\n";
   depth = 1;
+  regReduceIndex = regReduceCount = 0;
+  if (p.regMaxK)
+    walk(*p.body, [&](const Op &o) {
+      if ((o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce) &&
+          o.strAttr("dist") == "cta")
+        ++regReduceCount;
+    });
   indent();
   os << "const " << m << "_launch L = " << m << "_eval(a);\n";
   indent();
@@ -446,6 +456,8 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     }
     if (!p.stagedParams.empty() && r == 1)
       emitRowStaging(op.result(0));
+    if (p.regMaxK && r == 1)
+      emitRowRegisters(op.result(0));
     return;
   }
   case Opcode::Constant:
@@ -571,6 +583,15 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   case Opcode::For: {
     const Block &body = op.region(0)->block;
     if (op.strAttr("dist") == "cta") {
+      if (p.regMaxK) {
+        indent();
+        os << "if constexpr (RK > 0) {\n";
+        ++depth;
+        emitCtaForRegs(op, pid);
+        --depth;
+        indent();
+        os << "} else\n";
+      }
       indent();
       os << "for (int64_t " << name(body.args[0]) << " = "
          << name(op.operands[0]) << " + ::intent::rt::cta_thread(); "
@@ -735,12 +756,18 @@ void ProgramEmitter::emitGlobal() {
     // One program per CTA; the loop condition is uniform over the CTA, so
     // the program's barriers are legal (docs/runtime.md).
     const char *s = "::intent::rt::exec_scope::cta";
-    os << "__global__ void __launch_bounds__(" << p.ctaThreads << ") " << m
-       << "_kernel(" << m << "_args a, int64_t total) {\n"
+    // cta-rows register rows: one __global__ per variant RK, so each gets
+    // its own register allocation.
+    if (p.regMaxK)
+      os << "template <int RK>\n";
+    os << "__global__ void __launch_bounds__("
+       << (p.regMaxK ? rowRegBound() : std::to_string(p.ctaThreads)) << ") "
+       << m << "_kernel(" << m << "_args a, int64_t total) {\n"
        << "  for (int64_t pid = ::intent::rt::program_begin<" << s
        << ">(); pid < total; pid += ::intent::rt::program_stride<" << s
        << ">())\n"
-       << "    " << m << "_program(pid, a);\n"
+       << "    " << m << "_program" << (p.regMaxK ? "<RK>" : "")
+       << "(pid, a);\n"
        << "}\n\n";
     return;
   }
@@ -770,10 +797,17 @@ void ProgramEmitter::emitWrapper() {
   os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
   if (p.scope == ExecScope::CTA) {
     os << "  __intent_config.scope = ::intent::rt::exec_scope::cta;\n";
-    os << "  __intent_config.block = " << p.ctaThreads << ";\n";
+    if (p.regMaxK) {
+      os << "  const int __intent_rk = " << m << "_row_k(__intent_args);\n";
+      os << "  __intent_config.block = " << m
+         << "_row_threads(__intent_args);\n";
+    } else {
+      os << "  __intent_config.block = " << p.ctaThreads << ";\n";
+    }
     os << "  __intent_config.shared_bytes = " << p.sharedBytes;
     if (!p.stagedParams.empty())
-      os << " + " << stageBytesFunction() << "(__intent_args)";
+      os << " + " << (p.regMaxK ? "(__intent_rk ? 0 : " : "(")
+         << stageBytesFunction() << "(__intent_args))";
     os << ";\n";
   } else {
     os << "  __intent_config.block = " << opts.blockSize << ";\n";
@@ -785,6 +819,17 @@ void ProgramEmitter::emitWrapper() {
       os << "  __intent_config.workspace_kept_zero = true;\n";
     else if (phys::workspaceZeroed(p))
       os << "  __intent_config.zero_workspace = true;\n";
+  }
+  if (p.regMaxK) {
+    os << "  switch (__intent_rk) {\n";
+    for (int k = 4; k <= p.regMaxK; k *= 2)
+      os << "  case " << k << ": intent::rt::launch<" << m << "_program<" << k
+         << ">>(__intent_info, __intent_config, __intent_args, " << m
+         << "_kernel<" << k << ">); break;\n";
+    os << "  default: intent::rt::launch<" << m
+       << "_program<0>>(__intent_info, __intent_config, __intent_args, " << m
+       << "_kernel<0>); break;\n  }\n}\n\n";
+    return;
   }
   os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
      << "__intent_config, __intent_args, " << m << "_kernel);\n";

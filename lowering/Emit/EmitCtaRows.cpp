@@ -55,11 +55,26 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
   indent();
   os << "// stage the rows read in several passes (cta-rows)\n";
   indent();
-  os << "const bool gstage = " << stageBytesFunction() << "(a) != 0;\n";
+  // The register variants (RK > 0) never stage.
+  os << "const bool gstage = " << (p.regMaxK ? "RK == 0 && " : "")
+     << stageBytesFunction() << "(a) != 0;\n";
+  std::string offset = std::to_string(p.sharedBytes);
+  for (unsigned i : p.stagedParams) {
+    const Param &par = p.params[i];
+    std::string t = scalarCxx(par.type.elem);
+    indent();
+    os << t << " *const gs" << i << " = " << kRt << "cta_shared<" << t
+       << ">(" << offset << ");\n";
+    offset = "(" + offset + " + (" + name(p.param(i)) + ".extent(1) * " +
+             std::to_string(elemBytes(par.type.elem)) + " + 15) / 16 * 16)";
+  }
+  // gstage is uniform over the CTA: the barriers are reached by all.
+  indent();
+  os << "if (gstage) {\n";
+  ++depth;
   // The CTA's previous program may still read its staged rows.
   indent();
   os << kRt << "cta_barrier();\n";
-  std::string offset = std::to_string(p.sharedBytes);
   for (unsigned i : p.stagedParams) {
     const Param &par = p.params[i];
     std::string t = scalarCxx(par.type.elem);
@@ -70,10 +85,7 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
     if (vec > 4)
       vec = 4;
     indent();
-    os << t << " *const " << gs << " = " << kRt << "cta_shared<" << t << ">("
-       << offset << ");\n";
-    indent();
-    os << "if (gstage) {\n";
+    os << "{\n";
     ++depth;
     indent();
     os << "const " << t << " *const gsrc = " << v << ".data() + " << name(row)
@@ -111,14 +123,44 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
     --depth;
     indent();
     os << "}\n";
-    offset = "(" + offset + " + (" + v + ".extent(1) * " +
-             std::to_string(bytes) + " + 15) / 16 * 16)";
   }
   indent();
   os << kRt << "cta_barrier();\n";
+  --depth;
+  indent();
+  os << "}\n";
 }
 
 void ProgramEmitter::emitCtaReduce(const Op &t, const std::string &pid) {
+  if (!p.regMaxK) {
+    emitCtaReduceStrided(t, pid, {});
+    return;
+  }
+  // Both forms assign the result; the variant RK picks one at compile time.
+  std::vector<std::string> out;
+  for (unsigned c = 0; c < t.results.size(); ++c) {
+    out.push_back("rs" + std::to_string(t.id) + "_" + std::to_string(c));
+    indent();
+    os << emit::cxxType(t.result(c)->type) << " " << out.back() << "{};\n";
+  }
+  indent();
+  os << "if constexpr (RK > 0) {\n";
+  ++depth;
+  emitCtaReduceRegs(t, pid, out);
+  --depth;
+  indent();
+  os << "} else {\n";
+  ++depth;
+  emitCtaReduceStrided(t, pid, out);
+  --depth;
+  indent();
+  os << "}\n";
+  for (unsigned c = 0; c < t.results.size(); ++c)
+    declare(t.result(c), out[c]);
+}
+
+void ProgramEmitter::emitCtaReduceStrided(const Op &t, const std::string &pid,
+                                          const std::vector<std::string> &out) {
   const bool arg = t.opcode == Opcode::ArgReduce;
   const std::string id = std::to_string(t.id);
   std::vector<Type> types;
@@ -299,6 +341,10 @@ void ProgramEmitter::emitCtaReduce(const Op &t, const std::string &pid) {
   close();
   close();
   line(kRt + std::string("cta_barrier();"));
-  for (unsigned c = 0; c < nc; ++c)
-    declare(t.result(c), slot(c));
+  for (unsigned c = 0; c < nc; ++c) {
+    if (out.empty())
+      declare(t.result(c), slot(c));
+    else
+      line(out[c] + " = " + slot(c) + ";");
+  }
 }

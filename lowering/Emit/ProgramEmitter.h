@@ -135,6 +135,31 @@ private:
   /// reduce / argreduce {dist = "cta"}: spread over the CTA's threads.
   void emitCtaReduce(const phys::Op &op, const std::string &pid);
 
+  // --- cta-rows, rows in registers (EmitRowRegs.cpp) ---------------------------
+  /// `<m>_row_k(args)`, `<m>_row_threads(args)`: the launch's variant.
+  void emitRowRegFunctions();
+  /// The __launch_bounds__ of variant RK (a C++ expression in RK).
+  std::string rowRegBound() const;
+  /// Loads row `row` of every register view into its register array.
+  void emitRowRegisters(const phys::Value *row);
+  /// Points the `reg` loads at the top of `b` at register slot `slot`
+  /// (set) or back at memory.
+  void overrideRegLoads(const phys::Block &b, const std::string &slot,
+                        bool set);
+  /// reduce / argreduce {dist = "cta"} over the register slots; assigns
+  /// the result components to `out`.
+  void emitCtaReduceRegs(const phys::Op &op, const std::string &pid,
+                         const std::vector<std::string> &out);
+  /// for {dist = "cta"} over the register slots.
+  void emitCtaForRegs(const phys::Op &op, const std::string &pid);
+  /// The reduction being emitted among the instance's distributed ones,
+  /// and their number (alternating scratch buffers).
+  unsigned regReduceIndex = 0, regReduceCount = 0;
+  /// The staged / global form of a distributed reduce; assigns the result
+  /// to `out`, or declares it when `out` is empty.
+  void emitCtaReduceStrided(const phys::Op &op, const std::string &pid,
+                            const std::vector<std::string> &out);
+
   /// Loads whose value comes from an already loaded vector (C++ expression).
   std::map<const phys::Op *, std::string> loadOverride;
   /// Stores written to a lane of a register vector instead of memory.

@@ -18,7 +18,12 @@
 //     loads by all (`all`);
 //   * rows of rank-2 const views that the instance reads in two or more
 //     passes are staged: copied into shared memory once per row when they
-//     fit (`staged` loads read the copy), else read from global memory.
+//     fit (`staged` loads read the copy), else read from global memory;
+//   * register rows: when every distributed op ranges over [0, n) (n one
+//     view extent) and none has a user combine, loads of row r at the
+//     member get `reg`: per launch, rows of up to regMaxK * 1024 elements
+//     live in registers (T threads, K per thread chosen from n alone,
+//     phys::rowRegChoice) and those loads read them (EmitRowRegs.cpp).
 //
 // Applies only when no view the segment writes is also read by it (so no
 // barrier is needed between a thread's store and another thread's load),
@@ -32,6 +37,7 @@
 #include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -113,6 +119,78 @@ std::string rejection(const Program &p, Op *&segOp) {
   return "";
 }
 
+/// The register-row form (docs/passes.md §3): marks the loads of row r at
+/// the member of a distributed op `reg` and fills the program's register
+/// fields; returns why not when it does not apply.
+std::string chooseRegisterRows(Program &p, Block &body, const Op *dec) {
+  if (!dec || dec->results.size() != 1)
+    return "the instance has no single row coordinate";
+  // Every distributed op ranges over [0, extent(v, d)) of one view.
+  const Op *length = nullptr;
+  std::vector<Op *> dist;
+  for (auto &op : body.ops) {
+    if (op->strAttr("dist") != "cta")
+      continue;
+    if (op->opcode == Opcode::Reduce && op->strAttr("combiner") == "user")
+      return "a reduction has a user combine (only associative: it keeps "
+             "contiguous chunks in member order)";
+    const Value *b = op->opcode == Opcode::For ? op->operands[0]
+                                               : memberBegin(*op);
+    const Value *e = op->opcode == Opcode::For ? op->operands[1]
+                                               : memberEnd(*op);
+    bool zero = b->def && b->def->opcode == Opcode::Constant &&
+                b->def->intAttr("value", -1) == 0;
+    const Op *x = e->def;
+    bool extent = x && x->opcode == Opcode::Extent &&
+                  x->operands[0]->isBlockArg() &&
+                  x->operands[0]->owner == &p.body->block;
+    if (!zero || !extent ||
+        (length && (length->operands[0] != x->operands[0] ||
+                    length->intAttr("dim") != x->intAttr("dim"))))
+      return "the distributed ops do not all range over [0, n) with n one "
+             "extent of one view";
+    length = x;
+    dist.push_back(op.get());
+  }
+  if (!length)
+    return "nothing is distributed";
+  // Loads of row r at the member, unconditional at the top of the region:
+  // every member of [0, n) reads them, so loading them ahead is in bounds.
+  std::vector<Op *> loads;
+  std::set<unsigned> params;
+  for (Op *o : dist) {
+    Block &b = o->region(o->opcode == Opcode::For ? 0 : ValueRegion)->block;
+    for (auto &l : b.ops) {
+      if (l->opcode != Opcode::Load || l->guard())
+        continue;
+      const Value *m = l->memory();
+      if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView() ||
+          !m->type.constElem || m->type.rank != 2 ||
+          l->coords()[0] != dec->result(0) || l->coords()[1] != b.args[0])
+        continue;
+      loads.push_back(l.get());
+      params.insert(m->argNo);
+    }
+  }
+  if (loads.empty())
+    return "no distributed op reads row r at its member";
+  int64_t bytes = 0;
+  for (unsigned i : params)
+    bytes += elemBytes(p.params[i].type.elem);
+  int maxK = rowRegMaxK(bytes, params.size());
+  if (!maxK)
+    return "four members of the " + std::to_string(params.size()) +
+           " row views take more than the register budget (" +
+           std::to_string(kRowRegWords) + " words over the number of views)";
+  for (Op *l : loads)
+    l->setAttr("reg", true);
+  p.regParams.assign(params.begin(), params.end());
+  p.regMaxK = maxK;
+  p.regLengthParam = length->operands[0]->argNo;
+  p.regLengthDim = static_cast<unsigned>(length->intAttr("dim"));
+  return "";
+}
+
 } // namespace
 
 std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
@@ -171,10 +249,27 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
   p.ctaThreads = kCtaThreads;
   p.sharedBytes = rowScratchBytes(maxComponents);
   p.stagedParams.assign(staged.begin(), staged.end());
+  std::string regWhy = chooseRegisterRows(p, body, dec);
+  if (p.regMaxK)
+    p.sharedBytes =
+        std::max(p.sharedBytes, rowRegScratchBytes(maxComponents));
   p.stageLimitBytes = staged.empty() ? 0 : kMaxSharedBytes - p.sharedBytes;
-  what = "cta-rows: one CTA of " + std::to_string(kCtaThreads) +
-         " threads per instance; reductions and parallel fors spread over "
-         "its threads";
+  what = "cta-rows: one CTA per instance; reductions and parallel fors "
+         "spread over its threads";
+  if (p.regMaxK) {
+    what += "; rows of";
+    for (unsigned i : p.regParams)
+      what += " " + p.params[i].name;
+    int64_t upTo = static_cast<int64_t>(p.regMaxK) * 1024;
+    what += " in registers up to n = " + std::to_string(upTo) +
+            " (T threads, K per thread by row length n = " +
+            p.params[p.regLengthParam].name + ".extent(" +
+            std::to_string(p.regLengthDim) + ")), else " +
+            std::to_string(kCtaThreads) + " threads";
+  } else {
+    what += "; " + std::to_string(kCtaThreads) +
+            " threads (rows not in registers: " + regWhy + ")";
+  }
   for (unsigned i : p.stagedParams)
     what += "; rows of " + p.params[i].name + " staged in shared memory "
             "(read once) when they fit in " +

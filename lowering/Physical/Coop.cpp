@@ -71,6 +71,38 @@ int64_t intent::phys::rowScratchBytes(unsigned components) {
          16;
 }
 
+int64_t intent::phys::rowRegScratchBytes(unsigned components) {
+  return 2 * 256 * static_cast<int64_t>(components);
+}
+
+int intent::phys::rowRegMaxK(int64_t bytesPerMember, unsigned views) {
+  int best = 0;
+  for (int k = 4; k <= 32; k *= 2)
+    if (bytesPerMember > 0 && views > 0 &&
+        k * bytesPerMember * views <= 4 * kRowRegWords)
+      best = k;
+  return best;
+}
+
+int intent::phys::rowRegMaxThreads(int k, int maxK) {
+  if (k >= maxK)
+    return 1024;
+  return k == 4 ? 32 : k == 8 ? 256 : 512;
+}
+
+intent::phys::RowRegChoice intent::phys::rowRegChoice(int64_t n, int maxK) {
+  RowRegChoice c;
+  for (int k = 4; k <= maxK; k *= 2)
+    if (n <= static_cast<int64_t>(k) * rowRegMaxThreads(k, maxK)) {
+      c.k = k;
+      c.threads = 32;
+      while (static_cast<int64_t>(c.threads) * k < n)
+        c.threads *= 2;
+      return c;
+    }
+  return c;
+}
+
 int64_t intent::phys::elemBytes(ScalarKind k) {
   return kir::Type::scalar(k).bitWidth() / 8;
 }

@@ -45,6 +45,34 @@ int64_t gridSharedBytes(unsigned components);
 /// CTA-distributed reduction of `components` components uses (warp
 /// partials, then the broadcast result).
 int64_t rowScratchBytes(unsigned components);
+/// cta-rows register rows: the scratch of a register-form reduction (two
+/// alternating buffers of warp partials: one barrier per reduction).
+int64_t rowRegScratchBytes(unsigned components);
+/// Register-row words (4 bytes) a thread may hold for one register view;
+/// V views share kRowRegWords / V words each more: K * (bytes of one member
+/// of every view) * V <= 4 * kRowRegWords. The 64-register cap of 1024
+/// threads leaves room for one 32-word row; each further view brings its
+/// own pointers and loop values (measured: two f32 views at K = 16 spilled
+/// 924 bytes at 64 registers).
+constexpr int64_t kRowRegWords = 32;
+/// The largest K in {4, 8, 16, 32} whose rows of `bytesPerMember` bytes
+/// (summed over the `views` register views) fit that budget; 0 if none.
+int rowRegMaxK(int64_t bytesPerMember, unsigned views = 1);
+/// The launch's choice for row length n: K (0: rows not in registers) and
+/// the CTA size T (a power of two in [32, 1024], T * K >= n). K is the
+/// smallest of 4, 8, 16, 32 (<= maxK) with n <= K * rowRegMaxThreads(K):
+/// short rows get small CTAs (more rows in flight per SM), long rows more
+/// elements per thread. The generated <kernel>_row_k / _row_threads
+/// functions compute the same.
+struct RowRegChoice {
+  int k = 0;
+  int threads = 0;
+};
+RowRegChoice rowRegChoice(int64_t n, int maxK);
+/// Threads a variant of K elements per thread runs with at most: 32, 256,
+/// 512 for K = 4, 8, 16 and 1024 for K = 32 or K = maxK.
+int rowRegMaxThreads(int k, int maxK);
+
 /// Bytes of one element of kind `k`.
 int64_t elemBytes(ScalarKind k);
 

@@ -488,6 +488,18 @@ public:
   /// copy. The decision is made per launch from the extents.
   std::vector<unsigned> stagedParams;
   int64_t stageLimitBytes = 0;
+  /// Register rows (docs/passes.md §3, cta-rows). When regMaxK > 0, every
+  /// distributed op ranges over [0, n) with n = extent(regLengthParam,
+  /// regLengthDim); a launch picks K (elements per thread, 4..regMaxK, a
+  /// power of two) and the CTA size T from n alone (rowRegChoice, Coop.h),
+  /// keeps row r of every `regParams` view in a K-element register array
+  /// per thread (element k = (v T + t) 4 + q in slot 4 v + q of thread t)
+  /// and `reg` loads read that array; rows longer than regMaxK * 1024 take
+  /// the staged / global form above.
+  std::vector<unsigned> regParams;
+  int regMaxK = 0;
+  unsigned regLengthParam = 0;
+  unsigned regLengthDim = 0;
   std::vector<Param> params;
   std::vector<LaunchExpr> exprs; ///< hash-consed: equal nodes share an index
   std::vector<Segment> segments; ///< one per group, in group order

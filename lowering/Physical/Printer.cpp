@@ -61,6 +61,14 @@ public:
         os << " " << p.params[i].name;
       os << " up to " << p.stageLimitBytes;
     }
+    if (p.regMaxK) {
+      os << ", regs";
+      for (unsigned i : p.regParams)
+        os << " " << p.params[i].name;
+      os << " K up to " << p.regMaxK << " by "
+         << p.params[p.regLengthParam].name << ".extent(" << p.regLengthDim
+         << ")";
+    }
     os << ") (";
     for (unsigned i = 0; i < p.params.size(); ++i) {
       const Param &par = p.params[i];

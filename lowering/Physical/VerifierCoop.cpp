@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Physical/Coop.h"
+#include "Physical/Structured.h"
 #include "Physical/Verifier.h"
 
 #include <algorithm>
@@ -74,12 +75,114 @@ private:
         (p.stageLimitBytes <= 0 || p.sharedBytes % 16))
       error("staged rows need a positive stage limit and 16-byte aligned "
             "scratch");
+    verifyRegisterRows();
     walk(*p.body, [&](const Op &op) {
       if (op.attr("dist"))
         verifyDistributed(op);
       if (op.opcode == Opcode::Load && op.boolAttr("staged"))
         verifyStaged(op);
+      if (op.opcode == Opcode::Load && op.attr("reg"))
+        verifyRegLoad(op);
     });
+  }
+
+  /// Register rows: K in {4, 8, 16, 32} within the word budget, rank-2
+  /// const register views, a view extent as the row length.
+  void verifyRegisterRows() {
+    if (!p.regMaxK) {
+      if (!p.regParams.empty())
+        error("register row views without a register form (regMaxK 0)");
+      return;
+    }
+    if (p.scope != ExecScope::CTA)
+      error("register rows need exec scope cta");
+    if (p.regMaxK != 4 && p.regMaxK != 8 && p.regMaxK != 16 &&
+        p.regMaxK != 32) {
+      error("register rows: K up to " + std::to_string(p.regMaxK) +
+            " is not one of 4, 8, 16, 32");
+      return;
+    }
+    if (p.regParams.empty())
+      error("register rows without register views");
+    int64_t bytes = 0;
+    for (unsigned i : p.regParams) {
+      if (i >= p.params.size() || !p.params[i].type.isView() ||
+          p.params[i].type.rank != 2 || !p.params[i].type.constElem) {
+        error("register row parameter " + std::to_string(i) +
+              " is not a rank-2 view of const elements");
+        return;
+      }
+      bytes += elemBytes(p.params[i].type.elem);
+    }
+    if (rowRegMaxK(bytes, p.regParams.size()) < p.regMaxK)
+      error("register rows of K = " + std::to_string(p.regMaxK) +
+            " elements take more than the register budget (" +
+            std::to_string(kRowRegWords) +
+            " words over the number of views) per thread");
+    if (p.regLengthParam >= p.params.size() ||
+        !p.params[p.regLengthParam].type.isView() ||
+        static_cast<int>(p.regLengthDim) >=
+            p.params[p.regLengthParam].type.rank)
+      error("the register row length is not an extent of a view parameter");
+  }
+
+  /// A distributed op of a register-row program ranges over [0, n) with n
+  /// the program's row length, and is not a user combine.
+  void verifyRegisterRange(const Op &op) {
+    if (op.opcode == Opcode::Reduce && op.strAttr("combiner") == "user")
+      opError(op, "a user combine keeps contiguous chunks; it cannot run on "
+                  "register rows");
+    const Value *b = op.opcode == Opcode::For ? op.operands[0]
+                                              : memberBegin(op);
+    const Value *e = op.opcode == Opcode::For ? op.operands[1]
+                                              : memberEnd(op);
+    bool zero = b->def && b->def->opcode == Opcode::Constant &&
+                b->def->intAttr("value", -1) == 0;
+    const Op *x = e->def;
+    bool length = x && x->opcode == Opcode::Extent &&
+                  x->operands[0]->isBlockArg() &&
+                  x->operands[0]->owner == &p.body->block &&
+                  x->operands[0]->argNo == p.regLengthParam &&
+                  x->intAttr("dim", -1) == p.regLengthDim;
+    if (!zero || !length)
+      opError(op, "with register rows a distributed op ranges over [0, n), "
+                  "n the program's row length");
+  }
+
+  /// A `reg` load reads row r at the member, unconditionally, at the top of
+  /// a distributed op's member region.
+  void verifyRegLoad(const Op &op) {
+    if (!p.regMaxK) {
+      opError(op, "a `reg` load needs register rows (regMaxK)");
+      return;
+    }
+    const Value *m = op.memory();
+    bool isParam = m->isBlockArg() && m->owner == &p.body->block;
+    if (!isParam || std::find(p.regParams.begin(), p.regParams.end(),
+                              m->argNo) == p.regParams.end()) {
+      opError(op, "a `reg` load must read a register row parameter");
+      return;
+    }
+    const Op *dist = op.parentOp();
+    if (!dist || dist->strAttr("dist") != "cta" ||
+        op.parent != &dist->region(dist->opcode == Opcode::For
+                                       ? 0
+                                       : ValueRegion)->block) {
+      opError(op, "a `reg` load sits at the top of the member region of a "
+                  "distributed op");
+      return;
+    }
+    const Op *seg = dist->parentOp();
+    const Op *dec = nullptr;
+    if (seg && seg->opcode == Opcode::Segment)
+      for (const auto &o : seg->regions[0]->block.ops)
+        if (o->opcode == Opcode::Delinearize &&
+            o->operands[0] == seg->regions[0]->block.args[0])
+          dec = o.get();
+    if (op.guard() || !dec || dec->results.size() != 1 ||
+        op.coords().size() != 2 || op.coords()[0] != dec->result(0) ||
+        op.coords()[1] != op.parent->args[0])
+      opError(op, "a `reg` load reads row r at the member, unguarded");
   }
 
   const Op *segmentOf(const Op &op) const {
@@ -111,6 +214,8 @@ private:
     if (op.opcode == Opcode::Reduce && !op.boolAttr("reassociate", false))
       opError(op, "a distributed reduce regroups the combines; the reduce "
                   "does not allow reassociation");
+    if (p.regMaxK)
+      verifyRegisterRange(op);
     if (op.opcode != Opcode::For) {
       unsigned c = gridComponents(op);
       for (unsigned i = 0; i < c; ++i) {
@@ -122,8 +227,11 @@ private:
                           kir::scalarKindName(k).str() +
                           " cannot be exchanged by a warp shuffle");
       }
-      if (p.sharedBytes < rowScratchBytes(c))
-        opError(op, "needs " + std::to_string(rowScratchBytes(c)) +
+      int64_t need = rowScratchBytes(c);
+      if (p.regMaxK)
+        need = std::max(need, rowRegScratchBytes(c));
+      if (p.sharedBytes < need)
+        opError(op, "needs " + std::to_string(need) +
                         " bytes of shared scratch per CTA, the program has " +
                         std::to_string(p.sharedBytes));
     }

@@ -11,6 +11,7 @@
 #include "VerifierHarness.h"
 
 #include "Passes/Passes.h"
+#include "Physical/Coop.h"
 
 using namespace intent;
 using namespace intent::test;
@@ -172,4 +173,103 @@ kernel @row_sum_i16 (%0 out: view<i16, 1> w, %1 x: view<const i16, 2> r) loc(1:1
   findOp(*b.program, phys::Opcode::Reduce)->setAttr("dist", std::string("cta"));
   findOp(*b.program, phys::Opcode::Store)->access.active = "leader";
   expectError(b, "[coop]", "cannot be exchanged by a warp shuffle");
+}
+
+//===--- Register rows ------------------------------------------------------===//
+
+namespace {
+phys::Op *regLoad(phys::Program &p) {
+  phys::Op *found = nullptr;
+  phys::walkMutable(*p.body, [&](phys::Op &op) {
+    if (!found && op.opcode == phys::Opcode::Load && op.boolAttr("reg"))
+      found = &op;
+  });
+  EXPECT_TRUE(found);
+  return found;
+}
+} // namespace
+
+TEST(CtaRows, RegisterRows) {
+  Built s = buildFile("softmax.kir");
+  EXPECT_EQ(s.program->regMaxK, 32);
+  ASSERT_EQ(s.program->regParams.size(), 1u);
+  EXPECT_EQ(s.program->params[s.program->regParams[0]].name, "in");
+  EXPECT_EQ(s.program->params[s.program->regLengthParam].name, "in");
+  EXPECT_EQ(s.program->regLengthDim, 1u);
+  Built l = buildFile("layernorm.kir");
+  ASSERT_EQ(l.program->regParams.size(), 1u);
+  EXPECT_EQ(l.program->params[l.program->regParams[0]].name, "x");
+  EXPECT_EQ(buildFile("argmax_rows.kir").program->regMaxK, 32);
+  // The launch's choice: T * K covers n, short rows get small CTAs.
+  EXPECT_EQ(phys::rowRegChoice(1024, 32).k, 8);
+  EXPECT_EQ(phys::rowRegChoice(1024, 32).threads, 128);
+  EXPECT_EQ(phys::rowRegChoice(8192, 32).k, 16);
+  EXPECT_EQ(phys::rowRegChoice(8192, 32).threads, 512);
+  EXPECT_EQ(phys::rowRegChoice(32768, 32).threads, 1024);
+  EXPECT_EQ(phys::rowRegChoice(32769, 32).k, 0);
+  EXPECT_EQ(phys::rowRegChoice(16384, 16).k, 16);
+  EXPECT_EQ(phys::rowRegChoice(1, 32).threads, 32);
+  EXPECT_EQ(phys::rowRegMaxK(4), 32);
+  EXPECT_EQ(phys::rowRegMaxK(8), 16);
+  EXPECT_EQ(phys::rowRegMaxK(8, 2), 8);
+  EXPECT_EQ(phys::rowRegMaxK(12, 3), 0);
+  EXPECT_EQ(phys::rowRegMaxK(64), 0);
+}
+
+TEST(CtaRowsVerifier, RegisterK) {
+  Built b = buildFile("softmax.kir");
+  b.program->regMaxK = 12;
+  expectError(b, "[coop]", "is not one of 4, 8, 16, 32");
+}
+
+TEST(CtaRowsVerifier, RegisterBudget) {
+  Built b = buildFile("softmax.kir");
+  b.program->regParams.push_back(1); // twice the words per member
+  expectError(b, "[coop]", "more than the register budget");
+}
+
+TEST(CtaRowsVerifier, RegisterParamShape) {
+  Built b = buildFile("softmax.kir");
+  b.program->regParams = {0}; // out: written
+  expectError(b, "[coop]", "is not a rank-2 view of const elements");
+}
+
+TEST(CtaRowsVerifier, RegisterViewsWithoutForm) {
+  Built b = buildFile("softmax.kir");
+  b.program->regMaxK = 0;
+  b.program->regParams = {1};
+  expectError(b, "[coop]", "without a register form");
+}
+
+TEST(CtaRowsVerifier, RegLoadOfRegisterParam) {
+  Built b = buildFile("softmax.kir");
+  b.program->regParams.clear();
+  expectError(b, "[coop]", "must read a register row parameter");
+}
+
+TEST(CtaRowsVerifier, RegLoadNeedsForm) {
+  Built b = buildFile("softmax.kir");
+  b.program->regMaxK = 0;
+  b.program->regParams.clear();
+  expectError(b, "[coop]", "needs register rows");
+}
+
+TEST(CtaRowsVerifier, RegLoadReadsRowRAtMember) {
+  Built b = buildFile("softmax.kir");
+  phys::Op *l = regLoad(*b.program);
+  l->operands[1] = l->operands[2]; // (c, c) instead of (r, c)
+  expectError(b, "[coop]", "reads row r at the member");
+}
+
+TEST(CtaRowsVerifier, RegisterRange) {
+  Built b = buildFile("softmax.kir");
+  phys::Op *r = distributed(*b.program, phys::Opcode::Reduce);
+  r->operands[1] = r->operands[0]; // [0, 0) instead of [0, n)
+  expectError(b, "[coop]", "ranges over [0, n)");
+}
+
+TEST(CtaRowsVerifier, RegisterRowLength) {
+  Built b = buildFile("softmax.kir");
+  b.program->regLengthDim = 0; // in.extent(0): the rows, not the row length
+  expectError(b, "[coop]", "ranges over [0, n)");
 }

@@ -1,0 +1,465 @@
+//===- EmitRowRegs.cpp - cta-rows with the rows in registers -------------===//
+//
+// The register form of cta-rows (docs/passes.md §3), for programs whose
+// `regMaxK` is set. The program function is a template on RK, the elements
+// of a row each thread holds (0: the staged / global form of
+// EmitCtaRows.cpp), with one __global__ per variant; the wrapper picks RK
+// and the CTA size T from the row length n (`<m>_row_k`, `<m>_row_threads`,
+// the same pure function as phys::rowRegChoice) and launches that variant:
+//
+//   after the row coordinate r is decoded, every register view's row is
+//   loaded once: slot 4 v + q of thread t holds column k = (v T + t) 4 + q,
+//   for v < RK / 4 (128-bit load_vec per chunk when the row is contiguous
+//   and 16-byte aligned, scalar otherwise; columns >= n are not loaded);
+//   reduce {dist = "cta"}: each thread folds its slots k < n (slot q of a
+//     chunk into accumulator q: four chains), folds the four, an ordered
+//     xor butterfly over the warp, warp partials into one of two alternating
+//     shared buffers, one barrier, an ordered butterfly over the partials:
+//     every thread holds the same result, no broadcast round;
+//   for {dist = "cta"}: the same slots; a full chunk runs its 4 iterations
+//     and writes the row of a vectorizable store with one 128-bit store_vec.
+//
+// `reg` loads read the register slot of their member instead of memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emit/ProgramEmitter.h"
+
+#include "Physical/Coop.h"
+#include "Physical/Structured.h"
+
+using namespace intent;
+using namespace intent::phys;
+using namespace intent::emit::detail;
+
+namespace {
+const char *const kRt = "::intent::rt::";
+
+std::string str(int64_t v) { return std::to_string(v); }
+} // namespace
+
+void ProgramEmitter::emitRowRegFunctions() {
+  if (!p.regMaxK)
+    return;
+  const std::string n = "a." + p.params[p.regLengthParam].name + ".extent(" +
+                        str(p.regLengthDim) + ")";
+  os << "/// cta-rows register rows of " << p.name
+     << ": the row elements each thread holds (0: rows not in registers, "
+        "the staged / global form) and the CTA size, from the row length "
+        "alone (phys::rowRegChoice).\n";
+  os << "static INTENT_HD inline int " << m << "_row_k(const " << m
+     << "_args &a) {\n  const int64_t n = " << n << ";\n";
+  for (int k = 4; k <= p.regMaxK; k *= 2)
+    os << "  if (n <= " << static_cast<int64_t>(k) * rowRegMaxThreads(k, p.regMaxK)
+       << ") return " << k << ";\n";
+  os << "  return 0;\n}\n\n";
+  os << "static INTENT_HD inline int " << m << "_row_threads(const " << m
+     << "_args &a) {\n  const int64_t n = " << n << ";\n  const int k = " << m
+     << "_row_k(a);\n  if (k == 0) return " << p.ctaThreads
+     << ";\n  int t = 32;\n  while (static_cast<int64_t>(t) * k < n) t *= 2;\n"
+        "  return t;\n}\n\n";
+}
+
+std::string ProgramEmitter::rowRegBound() const {
+  // Variant K runs up to rowRegMaxThreads(K) threads; asking for
+  // 1024 / that many CTAs per SM caps every variant at 64 registers, so
+  // small-row variants keep several CTAs per SM (more rows in flight).
+  std::string t = "RK == 0 ? " + str(p.ctaThreads);
+  std::string b = "RK == 0 ? " + str(1024 / p.ctaThreads);
+  for (int k = 4; k <= p.regMaxK; k *= 2) {
+    int threads = rowRegMaxThreads(k, p.regMaxK);
+    t += " : RK == " + str(k) + " ? " + str(threads);
+    b += " : RK == " + str(k) + " ? " + str(1024 / threads);
+  }
+  return "(" + t + " : 1024), (" + b + " : 1)";
+}
+
+void ProgramEmitter::emitRowRegisters(const Value *row) {
+  auto line = [&](const std::string &text) {
+    indent();
+    os << text << "\n";
+  };
+  const std::string n = name(p.param(p.regLengthParam)) + ".extent(" +
+                        str(p.regLengthDim) + ")";
+  line("// rows in registers (cta-rows): slot 4 v + q of thread t holds "
+       "column (v T + t) 4 + q");
+  for (unsigned i : p.regParams) {
+    const std::string t = scalarCxx(p.params[i].type.elem);
+    const std::string v = name(p.param(i)), rr = "rr" + str(i);
+    line(t + " " + rr + "[RK > 0 ? RK : 1];");
+    line("(void)" + rr + ";");
+  }
+  line("if constexpr (RK > 0) {");
+  ++depth;
+  // (A 64-bit n here measured 62 registers for softmax at RK = 32 against
+  // 64 and a spill with a 32-bit one: ptxas' allocation at the 64-register
+  // cap of 1024 threads is that tight.)
+  line("const int64_t rn = " + n + ";");
+  for (unsigned i : p.regParams) {
+    const std::string t = scalarCxx(p.params[i].type.elem);
+    const std::string v = name(p.param(i)), rr = "rr" + str(i);
+    const std::string rp = "rp" + str(i);
+    line("const " + t + " *const " + rp + " = " + v + ".data() + " + name(row) +
+         " * " + v + ".stride(0);");
+    auto chunks = [&](bool vec) {
+      line("#pragma unroll");
+      line("for (int rv = 0; rv < RK / 4; ++rv) {");
+      ++depth;
+      line("const int rb = (rv * " + std::string(kRt) + "cta_size() + " + kRt +
+           "cta_thread()) * 4;");
+      if (vec) {
+        line("if (rb + 4 <= rn) {");
+        line("  const " + std::string(kRt) + "vec<" + t + ", 4> rx = " + kRt +
+             "load_vec<4>(" + rp + " + rb);");
+        line("  #pragma unroll");
+        line("  for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rx[rq];");
+        line("} else {");
+        line("  #pragma unroll");
+        line("  for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rb + rq < rn ? " +
+             rp + "[rb + rq] : " + t + "{};");
+        line("}");
+      } else {
+        line("#pragma unroll");
+        line("for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rb + rq < rn ? " +
+             rp + "[(rb + rq) * " + v + ".stride(1)] : " + t + "{};");
+      }
+      --depth;
+      line("}");
+    };
+    line("if (" + v + ".stride(1) == 1 && " + kRt + "is_aligned(" + rp + ", " +
+         str(4 * elemBytes(p.params[i].type.elem)) + ")) {");
+    ++depth;
+    chunks(true);
+    --depth;
+    line("} else {");
+    ++depth;
+    chunks(false);
+    --depth;
+    line("}");
+  }
+  --depth;
+  line("}");
+}
+
+void ProgramEmitter::overrideRegLoads(const Block &b, const std::string &slot,
+                                      bool set) {
+  for (const auto &l : b.ops)
+    if (l->opcode == Opcode::Load && l->boolAttr("reg")) {
+      if (set)
+        loadOverride[l.get()] =
+            "rr" + str(l->memory()->argNo) + "[" + slot + "]";
+      else
+        loadOverride.erase(l.get());
+    }
+}
+
+void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
+                                       const std::vector<std::string> &out) {
+  const bool arg = t.opcode == Opcode::ArgReduce;
+  const std::string id = str(t.id);
+  std::vector<Type> types;
+  std::vector<std::string> identity;
+  if (arg) {
+    types = {t.result(0)->type, Type::index()};
+    identity = {literal(t.acc[0].value, types[0].elem), "INT64_C(-1)"};
+  } else {
+    llvm::ArrayRef<Value *> inits = accInits(t);
+    for (unsigned c = 0; c < t.acc.size(); ++c) {
+      types.push_back(t.acc[c].type);
+      identity.push_back(t.acc[c].identity == AccComponent::Identity::Init
+                             ? name(inits[c])
+                             : literal(t.acc[c].value, t.acc[c].type.elem));
+    }
+  }
+  const unsigned nc = types.size();
+  auto line = [&](const std::string &text) {
+    indent();
+    os << text << "\n";
+  };
+  auto open = [&](const std::string &text) {
+    line(text);
+    ++depth;
+  };
+  auto close = [&]() {
+    --depth;
+    line("}");
+  };
+  auto names = [&](const std::string &prefix) {
+    std::vector<std::string> v;
+    for (unsigned c = 0; c < nc; ++c)
+      v.push_back(prefix + id + "_" + str(c));
+    return v;
+  };
+  const std::vector<std::string> acc = names("ra");
+  std::vector<std::string> target = acc;
+  auto combineInto = [&](const std::vector<std::string> &other) {
+    if (!arg) {
+      std::vector<std::string> pair = target;
+      pair.insert(pair.end(), other.begin(), other.end());
+      emitRegion(*t.region(CombineRegion), pair, pid);
+      for (unsigned c = 0; c < nc; ++c)
+        line(target[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
+      return;
+    }
+    emitArgMerge(t, target[0], target[1], other[0], other[1]);
+  };
+  // acc = combine(low lane's value, high lane's value) at each level: every
+  // lane computes the same ordered tree, so all hold the same bits (also
+  // for a max whose NaN handling is not symmetric).
+  auto butterfly = [&](const std::string &levels, const std::string &tag) {
+    std::vector<std::string> other = names("rx" + tag), lo = names("rl" + tag),
+                             hi = names("rh" + tag);
+    open("for (int go = 1; go < " + levels + "; go <<= 1) {");
+    line("const bool rup = (" + std::string(kRt) + "lane() & go) != 0;");
+    for (unsigned c = 0; c < nc; ++c) {
+      const std::string ty = emit::cxxType(types[c]);
+      line("const " + ty + " " + other[c] + " = " + kRt + "warp_shfl_xor(" +
+           acc[c] + ", go);");
+      line("const " + ty + " " + lo[c] + " = rup ? " + other[c] + " : " +
+           acc[c] + ";");
+      line("const " + ty + " " + hi[c] + " = rup ? " + acc[c] + " : " +
+           other[c] + ";");
+    }
+    for (unsigned c = 0; c < nc; ++c)
+      line(acc[c] + " = " + lo[c] + ";");
+    open("{");
+    combineInto(hi);
+    close();
+    close();
+  };
+
+  line("// " + opcodeName(t.opcode).str() +
+       " spread over the CTA (row in registers)");
+  for (unsigned c = 0; c < nc; ++c)
+    line(emit::cxxType(types[c]) + " " + acc[c] + " = " + identity[c] + ";");
+  declareCallbackResults(t, ValueRegion);
+  if (!arg)
+    declareCallbackResults(t, CombineRegion);
+  // Four independent accumulators: slot q of every chunk into lane q.
+  std::vector<std::string> lanes;
+  for (unsigned c = 0; c < nc; ++c) {
+    lanes.push_back("ru" + id + "_" + str(c));
+    line(emit::cxxType(types[c]) + " " + lanes[c] + "[4] = {" + identity[c] +
+         ", " + identity[c] + ", " + identity[c] + ", " + identity[c] + "};");
+  }
+  const std::string end = name(memberEnd(t));
+  const std::string rv = "rv" + id, rq = "rq" + id, k = "k" + id;
+  // n <= 32 * 1024 in a register variant: 32-bit indices and compares.
+  const std::string rn = "rn" + id;
+  line("const int " + rn + " = static_cast<int>(" + end + ");");
+  line("#pragma unroll");
+  open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
+  line("#pragma unroll");
+  open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+  line("const int " + k + " = (" + rv + " * " + kRt + "cta_size() + " + kRt +
+       "cta_thread()) * 4 + " + rq + ";");
+  open("if (" + k + " < " + rn + ") {");
+  const Block &vb = t.region(ValueRegion)->block;
+  overrideRegLoads(vb, rv + " * 4 + " + rq, true);
+  emitRegion(*t.region(ValueRegion), {k}, pid);
+  overrideRegLoads(vb, "", false);
+  target.clear();
+  for (unsigned c = 0; c < nc; ++c)
+    target.push_back(lanes[c] + "[" + rq + "]");
+  if (arg) {
+    combineInto({callbackResult(t, ValueRegion, 0), k});
+  } else {
+    std::vector<std::string> x;
+    for (unsigned c = 0; c < nc; ++c)
+      x.push_back(callbackResult(t, ValueRegion, c));
+    combineInto(x);
+  }
+  target = acc;
+  close();
+  close();
+  close();
+  for (int j = 0; j < 4; ++j) {
+    std::vector<std::string> other;
+    for (unsigned c = 0; c < nc; ++c)
+      other.push_back(lanes[c] + "[" + str(j) + "]");
+    open("{");
+    combineInto(other);
+    close();
+  }
+  butterfly("32", "w");
+  // Alternate scratch buffers: a fast thread may write the next
+  // reduction's partials while a slow one still reads these; the next
+  // reduction's barrier separates a buffer's reads from its next writes.
+  // With an odd count per instance the next row's first reduction would
+  // reuse the buffer of this row's last one, so it waits first.
+  const int64_t buf = (regReduceIndex % 2) * 256 * nc;
+  const bool firstOfOdd = regReduceIndex == 0 && regReduceCount % 2 == 1;
+  ++regReduceIndex;
+  open(std::string("if (") + kRt + "cta_size() > 32) {");
+  if (firstOfOdd)
+    line(std::string(kRt) + "cta_barrier(); // the previous row's partials "
+                            "are read");
+  open(std::string("if (") + kRt + "lane() == 0) {");
+  for (unsigned c = 0; c < nc; ++c)
+    line(kRt + std::string("cta_shared<") + emit::cxxType(types[c]) + ">(" +
+         str(buf + 256 * c) + ")[" + kRt + "warp_in_cta()] = " + acc[c] + ";");
+  close();
+  line(kRt + std::string("cta_barrier();"));
+  for (unsigned c = 0; c < nc; ++c)
+    line(acc[c] + " = " + kRt + "cta_shared<" + emit::cxxType(types[c]) +
+         ">(" + str(buf + 256 * c) + ")[" + kRt + "lane() & (" + kRt +
+         "cta_size() / 32 - 1)];");
+  butterfly(std::string(kRt) + "cta_size() / 32", "c");
+  close();
+  if (arg) {
+    for (unsigned c = 0; c < nc; ++c)
+      line(out[c] + " = " + acc[c] + ";");
+    return;
+  }
+  std::vector<std::string> pair;
+  for (const Value *v : accInits(t))
+    pair.push_back(name(v));
+  pair.insert(pair.end(), acc.begin(), acc.end());
+  emitRegion(*t.region(CombineRegion), pair, pid);
+  for (unsigned c = 0; c < nc; ++c)
+    line(out[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
+}
+
+void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
+  auto line = [&](const std::string &text) {
+    indent();
+    os << text << "\n";
+  };
+  auto open = [&](const std::string &text) {
+    line(text);
+    ++depth;
+  };
+  auto close = [&]() {
+    --depth;
+    line("}");
+  };
+  const Block &body = op.region(0)->block;
+  const std::string id = str(op.id), iv = name(body.args[0]);
+  const std::string rv = "rv" + id, rq = "rq" + id, rb = "rb" + id;
+  const std::string ub = "rn" + id;
+  const Value *row = nullptr;
+  for (const auto &d : op.parent->ops)
+    if (d->opcode == Opcode::Delinearize && d->results.size() == 1 &&
+        d->operands[0] == op.parent->args[0])
+      row = d->result(0);
+  // Stores of row r at the iteration, the only access to their view in the
+  // body: a full chunk collects its 4 values and writes them at once.
+  std::vector<const Op *> vecStores;
+  for (const auto &s : body.ops) {
+    if (s->opcode != Opcode::Store || s->guard())
+      continue;
+    const Value *m = s->memory();
+    if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView() ||
+        m->type.rank != 2 || !row || s->coords()[0] != row ||
+        s->coords()[1] != body.args[0])
+      continue;
+    unsigned uses = 0;
+    walk(*op.region(0), [&](const Op &a) {
+      for (const Value *v : a.operands)
+        if (v == m)
+          ++uses;
+    });
+    if (uses == 1)
+      vecStores.push_back(s.get());
+  }
+  // Other loads at the iteration in the last coordinate (gamma[c]): a full
+  // chunk reads their 4 elements with one vector load when contiguous.
+  auto outside = [&](const Value *v) {
+    if (v == body.args[0])
+      return false;
+    for (const Op *d = v->def; d; d = d->parentOp())
+      if (d == &op)
+        return false;
+    return true;
+  };
+  std::vector<const Op *> sideLoads;
+  for (const auto &l : body.ops) {
+    if (l->opcode != Opcode::Load || l->guard() || l->boolAttr("reg"))
+      continue;
+    const Value *m = l->memory();
+    llvm::ArrayRef<Value *> c = l->coords();
+    if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView() ||
+        c.empty() || c.back() != body.args[0])
+      continue;
+    bool invariant = true;
+    for (unsigned d = 0; d + 1 < c.size(); ++d)
+      invariant = invariant && outside(c[d]);
+    if (invariant)
+      sideLoads.push_back(l.get());
+  }
+  line("// for spread over the CTA (row in registers)");
+  // n <= 32 * 1024 in a register variant: 32-bit indices and compares.
+  line("const int " + ub + " = static_cast<int>(" + name(op.operands[1]) +
+       ");");
+  for (const Op *s : vecStores) {
+    const Value *m = s->memory();
+    const std::string v = name(m), sid = str(s->id);
+    line(scalarCxx(m->type.elem) + " *const rw" + sid + " = " + v +
+         ".data() + " + name(s->coords()[0]) + " * " + v + ".stride(0);");
+    line("const bool rs" + sid + " = " + v + ".stride(1) == 1 && " + kRt +
+         "is_aligned(rw" + sid + ", " + str(4 * elemBytes(m->type.elem)) +
+         ");");
+  }
+  line("#pragma unroll");
+  open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
+  line("const int " + rb + " = (" + rv + " * " + kRt + "cta_size() + " + kRt +
+       "cta_thread()) * 4;");
+  overrideRegLoads(body, rv + " * 4 + " + rq, true);
+  // Full chunk: vector stores.
+  open("if (" + rb + " + 4 <= " + ub + ") {");
+  for (const Op *l : sideLoads) {
+    const Value *m = l->memory();
+    const std::string lid = str(l->id), v = name(m),
+                      t = scalarCxx(m->type.elem);
+    const std::string last = str(m->type.rank - 1);
+    std::string ptr = std::string(kRt) + "element_ptr(" + v;
+    llvm::ArrayRef<Value *> c = l->coords();
+    for (unsigned d = 0; d + 1 < c.size(); ++d)
+      ptr += ", " + name(c[d]);
+    ptr += ", " + rb + ")";
+    line("const " + t + " *const rp" + lid + " = " + ptr + ";");
+    line(std::string(kRt) + "vec<" + t + ", 4> rg" + lid + ";");
+    line("if (" + v + ".stride(" + last + ") == 1 && " + kRt + "is_aligned(rp" +
+         lid + ", " + str(4 * elemBytes(m->type.elem)) + ")) rg" + lid +
+         " = " + kRt + "load_vec<4>(rp" + lid + ");");
+    line("else for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") rg" +
+         lid + "[" + rq + "] = rp" + lid + "[" + rq + " * " + v + ".stride(" +
+         last + ")];");
+    loadOverride[l] = "rg" + lid + "[" + rq + "]";
+  }
+  for (const Op *s : vecStores) {
+    const std::string sid = str(s->id);
+    line(std::string(kRt) + "vec<" + scalarCxx(s->memory()->type.elem) +
+         ", 4> rc" + sid + ";");
+    storeOverride[s] = "rc" + sid + "[" + rq + "]";
+  }
+  line("#pragma unroll");
+  open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+  line("const int64_t " + iv + " = " + rb + " + " + rq + ";");
+  emitOps(body, pid);
+  close();
+  for (const Op *l : sideLoads)
+    loadOverride.erase(l);
+  for (const Op *s : vecStores) {
+    const std::string sid = str(s->id), v = name(s->memory());
+    storeOverride.erase(s);
+    line("if (rs" + sid + ") " + kRt + "store_vec<4>(rw" + sid + " + " + rb +
+         ", rc" + sid + ");");
+    line("else for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") rw" +
+         sid + "[(" + rb + " + " + rq + ") * " + v + ".stride(1)] = rc" + sid +
+         "[" + rq + "];");
+  }
+  close();
+  // Tail chunk: member by member.
+  open("else {");
+  line("#pragma unroll");
+  open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+  line("const int64_t " + iv + " = " + rb + " + " + rq + ";");
+  open("if (" + rb + " + " + rq + " < " + ub + ") {");
+  emitOps(body, pid);
+  close();
+  close();
+  close();
+  overrideRegLoads(body, "", false);
+  close();
+}
