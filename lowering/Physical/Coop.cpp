@@ -85,9 +85,12 @@ int intent::phys::rowRegMaxK(int64_t bytesPerMember, unsigned views) {
 }
 
 int intent::phys::rowRegMaxThreads(int k, int maxK) {
-  if (k >= maxK)
-    return 1024;
-  return k == 4 ? 32 : k == 8 ? 256 : 512;
+  // Below maxK a variant is one warp: rows of up to 32 * maxK / 2 members
+  // take one warp each (no barrier, the most rows in flight per SM); longer
+  // rows take maxK per thread and as many threads as they need. Measured on
+  // the H200 (bench/, 2026-11-30) against the first rule (smallest K, T up
+  // to 256 / 512): see docs/passes.md §3.
+  return k >= maxK ? 1024 : 32;
 }
 
 intent::phys::RowRegChoice intent::phys::rowRegChoice(int64_t n, int maxK) {

@@ -201,10 +201,19 @@ TEST(CtaRows, RegisterRows) {
   EXPECT_EQ(l.program->params[l.program->regParams[0]].name, "x");
   EXPECT_EQ(buildFile("argmax_rows.kir").program->regMaxK, 32);
   // The launch's choice: T * K covers n, short rows get small CTAs.
-  EXPECT_EQ(phys::rowRegChoice(1024, 32).k, 8);
-  EXPECT_EQ(phys::rowRegChoice(1024, 32).threads, 128);
-  EXPECT_EQ(phys::rowRegChoice(8192, 32).k, 16);
-  EXPECT_EQ(phys::rowRegChoice(8192, 32).threads, 512);
+  EXPECT_EQ(phys::rowRegChoice(1024, 32).k, 32);
+  EXPECT_EQ(phys::rowRegChoice(1024, 32).threads, 32);
+  EXPECT_EQ(phys::rowRegChoice(8192, 32).k, 32);
+  EXPECT_EQ(phys::rowRegChoice(8192, 32).threads, 256);
+  EXPECT_EQ(phys::rowRegChoice(100, 32).k, 4);
+  EXPECT_EQ(phys::rowRegChoice(200, 32).k, 8);
+  EXPECT_EQ(phys::rowRegChoice(512, 32).k, 16);
+  EXPECT_EQ(phys::rowRegChoice(513, 32).k, 32);
+  EXPECT_EQ(phys::rowRegChoice(513, 32).threads, 32);
+  EXPECT_EQ(phys::rowRegChoice(1025, 32).threads, 64);
+  EXPECT_EQ(phys::rowRegChoice(200, 8).threads, 32);
+  EXPECT_EQ(phys::rowRegChoice(8192, 8).threads, 1024);
+  EXPECT_EQ(phys::rowRegChoice(8193, 8).k, 0);
   EXPECT_EQ(phys::rowRegChoice(32768, 32).threads, 1024);
   EXPECT_EQ(phys::rowRegChoice(32769, 32).k, 0);
   EXPECT_EQ(phys::rowRegChoice(16384, 16).k, 16);
