@@ -43,6 +43,10 @@ namespace {
 /// Most programs (CTAs) one grid reduction uses: about one resident wave of
 /// 256-thread CTAs on an H200 (132 SMs x 8).
 constexpr int64_t kMaxPrograms = 1024;
+/// The same for arg-reductions, whose merges keep more registers live (48
+/// per thread for f32 argmax: 5 CTAs per SM, 660 on an H200): more
+/// programs than that would run as a second, partly empty wave.
+constexpr int64_t kMaxArgPrograms = 660;
 /// Member steps per thread before another program is worth it.
 constexpr int64_t kStepsPerThread = 4;
 
@@ -153,7 +157,10 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
   // member range the host cannot compute uses M programs.
   std::optional<unsigned> b = launchExprOf(p, memberBegin(*target));
   std::optional<unsigned> e = launchExprOf(p, memberEnd(*target));
-  unsigned cap = p.constExpr(kMaxPrograms);
+  const int64_t maxPrograms = target->opcode == Opcode::ArgReduce
+                                  ? kMaxArgPrograms
+                                  : kMaxPrograms;
+  unsigned cap = p.constExpr(maxPrograms);
   unsigned wanted = cap;
   if (b && e) {
     unsigned n = p.binaryExpr(K::Max, p.binaryExpr(K::Sub, *e, *b),
@@ -189,7 +196,7 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
   ws.keptZero = true;
   ws.elem = ScalarKind::U64;
   ws.rank = 1;
-  ws.size = gridWorkspaceWords(components, kMaxPrograms);
+  ws.size = gridWorkspaceWords(components, maxPrograms);
   ws.init = InitMode::Value;
   ws.initValue = 0;
   ws.ownership = Ownership::InstanceUnique;
@@ -216,7 +223,7 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
   Op *grid = bld.create(Opcode::GridReduce, {segBlock.args[0], countValue}, {});
   grid->setAttr("workspace", static_cast<int64_t>(ws.id));
   grid->setAttr("vector", vector);
-  grid->setAttr("max_programs", kMaxPrograms);
+  grid->setAttr("max_programs", maxPrograms);
   Region *r = bld.addRegion(grid);
   for (auto &op : old) {
     op->parent = &r->block;

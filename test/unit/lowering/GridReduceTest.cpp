@@ -324,8 +324,8 @@ TEST(CoopVerifier, WorkspaceKeptZero) {
 
 TEST(CoopVerifier, WorkspaceSize) {
   Built b = buildGrid("argmax_first");
-  b.program->buffers.back().size = 1025;
-  expectError(b, "[coop]", "holds 1025 words, needs 2049");
+  b.program->buffers.back().size = 1025; // argmax: 1 + 2 x 660 = 1321 words
+  expectError(b, "[coop]", "holds 1025 words, needs 1321");
 }
 
 TEST(CoopVerifier, SharedMemory) {
