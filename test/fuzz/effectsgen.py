@@ -168,7 +168,9 @@ def atomic_group(kg, outs):
             fn = r.choice(["atomic_min", "atomic_max"])
             lines.append(f"    intent::{fn}({at}, {v}{_order(r)});")
             if r.random() < 0.5:
-                fn = "atomic_max" if fn == "atomic_min" else "atomic_min"
+                # The same op again (idempotent). Not the other one: max then
+                # min of v leaves v, so the last instance would win (order-
+                # dependent; found on the GPU, seed 1 program 0).
                 lines.append(f"    intent::{fn}({at}, {v}{_order(r)});")
         elif kind == "exch":
             k = literal(ty, r.randint(-5, 5) if ty != "u32" else r.randint(0, 9))
