@@ -250,9 +250,15 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
   p.sharedBytes = rowScratchBytes(maxComponents);
   p.stagedParams.assign(staged.begin(), staged.end());
   std::string regWhy = chooseRegisterRows(p, body, dec);
-  if (p.regMaxK)
+  if (p.regMaxK) {
     p.sharedBytes =
         std::max(p.sharedBytes, rowRegScratchBytes(maxComponents));
+    // cp.async moves 16-byte pieces: elements must tile them.
+    p.regPrefetch = true;
+    for (unsigned i : p.regParams)
+      if (16 % elemBytes(p.params[i].type.elem) != 0)
+        p.regPrefetch = false;
+  }
   p.stageLimitBytes = staged.empty() ? 0 : kMaxSharedBytes - p.sharedBytes;
   what = "cta-rows: one CTA per instance; reductions and parallel fors "
          "spread over its threads";
@@ -266,6 +272,11 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
             p.params[p.regLengthParam].name + ".extent(" +
             std::to_string(p.regLengthDim) + ")), else " +
             std::to_string(kCtaThreads) + " threads";
+    if (p.regPrefetch)
+      what += "; persistent grid; the K = " + std::to_string(p.regMaxK) +
+            " variant prefetches each CTA's next row into shared memory "
+            "(cp.async, overlapping the current row's compute) when the "
+            "rows are contiguous and 16-byte aligned";
   } else {
     what += "; " + std::to_string(kCtaThreads) +
             " threads (rows not in registers: " + regWhy + ")";
