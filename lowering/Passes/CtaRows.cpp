@@ -23,7 +23,11 @@
 //     view extent) and none has a user combine, loads of row r at the
 //     member get `reg`: per launch, rows of up to regMaxK * 1024 elements
 //     live in registers (T threads, K per thread chosen from n alone,
-//     phys::rowRegChoice) and those loads read them (EmitRowRegs.cpp).
+//     phys::rowRegChoice) and those loads read them (EmitRowRegs.cpp);
+//     with `regPrefetch` (every register view's element size divides 16)
+//     the launch is persistent and the K = regMaxK variant copies each
+//     CTA's next row into shared memory while it computes the current one
+//     (EmitRowPrefetch.cpp).
 //
 // Applies only when no view the segment writes is also read by it (so no
 // barrier is needed between a thread's store and another thread's load),
