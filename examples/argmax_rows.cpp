@@ -131,6 +131,8 @@ int main(int argc, char **argv) {
                              {1, 4096}, {513, 257}, {20000, 33},
                              // every register variant and the fallback
                              {3, 31}, {4, 129}, {3, 300}, {2, 513}, {9, 1024}, {3, 1025},
-                             {2, 2049}, {2, 8193}, {2, 32768}, {2, 40000}},
+                             {2, 2049}, {2, 8193}, {2, 32768}, {2, 40000},
+                             // CTAs with several rows: cross-row prefetch
+                             {40, 1024}, {20, 2048}},
                             runSize);
 }

@@ -97,6 +97,9 @@ int main(int argc, char **argv) {
                              // its bounds, aligned and not, and the fallback
                              {3, 31}, {5, 128}, {4, 129}, {3, 300}, {3, 512}, {2, 513}, {9, 1024}, {3, 1025},
                              {2, 2048}, {2, 2049}, {2, 8192}, {2, 8193},
-                             {2, 32768}, {2, 32769}},
+                             {2, 32768}, {2, 32769},
+                             // more rows than cpu-mode CTAs: each CTA
+                             // prefetches its next row (K = 32 variant)
+                             {40, 1024}, {20, 4096}},
                             runSize);
 }

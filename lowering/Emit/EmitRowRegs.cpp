@@ -95,13 +95,31 @@ void ProgramEmitter::emitRowRegisters(const Value *row) {
   // 64 and a spill with a 32-bit one: ptxas' allocation at the 64-register
   // cap of 1024 threads is that tight.)
   line("const int64_t rn = " + n + ";");
-  for (unsigned i : p.regParams) {
+  // Cross-row prefetch (EmitRowPrefetch.cpp): rpf for the launch, rpin when
+  // this row is already in the shared buffers.
+  const std::string rows = rowPrefetchRows(row);
+  if (!rows.empty()) {
+    line("const bool rpf = RK == " + str(p.regMaxK) + " && " +
+         prefetchBytesFunction() + "(a) != 0;");
+    line("const int64_t rps = " + std::string(kRt) +
+         "program_stride<::intent::rt::exec_scope::cta>();");
+    line("const bool rpin = rpf && " + name(row) + " >= rps;");
+    line("if (rpin) {  // B1: this thread's copies are complete, then all "
+         "threads'");
+    line("  " + std::string(kRt) + "async_copy_wait_all();");
+    line("  " + std::string(kRt) + "cta_barrier();");
+    line("}");
+  }
+  for (unsigned k = 0; k < p.regParams.size(); ++k) {
+    const unsigned i = p.regParams[k];
     const std::string t = scalarCxx(p.params[i].type.elem);
     const std::string v = name(p.param(i)), rr = "rr" + str(i);
     const std::string rp = "rp" + str(i);
     line("const " + t + " *const " + rp + " = " + v + ".data() + " + name(row) +
          " * " + v + ".stride(0);");
-    auto chunks = [&](bool vec) {
+    // src: the row's pointer; stride: its element stride (empty: 1, vector
+    // loads).
+    auto chunks = [&](const std::string &src, bool vec) {
       line("#pragma unroll");
       line("for (int rv = 0; rv < RK / 4; ++rv) {");
       ++depth;
@@ -110,32 +128,50 @@ void ProgramEmitter::emitRowRegisters(const Value *row) {
       if (vec) {
         line("if (rb + 4 <= rn) {");
         line("  const " + std::string(kRt) + "vec<" + t + ", 4> rx = " + kRt +
-             "load_vec<4>(" + rp + " + rb);");
+             "load_vec<4>(" + src + " + rb);");
         line("  #pragma unroll");
         line("  for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rx[rq];");
         line("} else {");
         line("  #pragma unroll");
         line("  for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rb + rq < rn ? " +
-             rp + "[rb + rq] : " + t + "{};");
+             src + "[rb + rq] : " + t + "{};");
         line("}");
       } else {
         line("#pragma unroll");
         line("for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rb + rq < rn ? " +
-             rp + "[(rb + rq) * " + v + ".stride(1)] : " + t + "{};");
+             src + "[(rb + rq) * " + v + ".stride(1)] : " + t + "{};");
       }
       --depth;
       line("}");
     };
-    line("if (" + v + ".stride(1) == 1 && " + kRt + "is_aligned(" + rp + ", " +
-         str(4 * elemBytes(p.params[i].type.elem)) + ")) {");
+    if (!rows.empty()) {
+      const std::string rs = "rs" + str(i);
+      line(t + " *const " + rs + " = " + kRt + "cta_shared<" + t + ">(" +
+           rowPrefetchOffset(k, "rn") + ");");
+      line("if (rpin) {  // from the prefetch buffer");
+      ++depth;
+      chunks(rs, true);
+      --depth;
+      line("} else if (" + v + ".stride(1) == 1 && " + kRt + "is_aligned(" +
+           rp + ", " + str(4 * elemBytes(p.params[i].type.elem)) + ")) {");
+    } else {
+      line("if (" + v + ".stride(1) == 1 && " + kRt + "is_aligned(" + rp +
+           ", " + str(4 * elemBytes(p.params[i].type.elem)) + ")) {");
+    }
     ++depth;
-    chunks(true);
+    chunks(rp, true);
     --depth;
     line("} else {");
     ++depth;
-    chunks(false);
+    chunks(rp, false);
     --depth;
     line("}");
+  }
+  if (!rows.empty()) {
+    line("// B2: every thread read the buffers; the next copies may overwrite "
+         "them");
+    line("if (rpin) " + std::string(kRt) + "cta_barrier();");
+    emitRowPrefetchIssue(row, rows);
   }
   --depth;
   line("}");

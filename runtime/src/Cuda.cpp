@@ -11,8 +11,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <map>
 #include <mutex>
 #include <set>
+#include <tuple>
 
 namespace intent {
 namespace rt {
@@ -52,6 +55,37 @@ index deviceMaxGrid() {
     return static_cast<index>(Value);
   }();
   return Max;
+}
+
+index deviceSmCount() {
+  static const index Count = [] {
+    int Device = 0, Value = 0;
+    check(cudaGetDevice(&Device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&Value, cudaDevAttrMultiProcessorCount,
+                                 Device),
+          "cudaDeviceGetAttribute(MultiProcessorCount)");
+    return static_cast<index>(Value);
+  }();
+  return Count;
+}
+
+/// The CTAs of Entry that are resident at once on the device with Block
+/// threads and Shared bytes of dynamic shared memory (at least one SM's
+/// worth: 0 from the occupancy query would not launch at all).
+index residentCtas(const void *Entry, int Block, std::size_t Shared,
+                   const std::string &Where) {
+  static std::map<std::tuple<const void *, int, std::size_t>, index> Known;
+  auto Key = std::make_tuple(Entry, Block, Shared);
+  auto It = Known.find(Key);
+  if (It != Known.end())
+    return It->second;
+  int PerSm = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&PerSm, Entry, Block,
+                                                      Shared),
+        Where + ": cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  index Ctas = deviceSmCount() * static_cast<index>(PerSm > 0 ? PerSm : 1);
+  Known.emplace(Key, Ctas);
+  return Ctas;
 }
 
 } // namespace
@@ -146,6 +180,12 @@ void cudaLaunch(const LaunchRequest &Request, index Total) {
       OptedIn.insert(Key);
     }
   }
+
+  // A persistent grid: no more CTAs than are resident at once (after the
+  // shared-memory opt-in above, which the occupancy query depends on).
+  if (Config.persistent)
+    Grid = std::min(Grid, residentCtas(Request.DeviceEntry, Config.block,
+                                       Config.shared_bytes, Where));
 
   void *Params[] = {Request.Args, &Total};
   setLastLaunch(Request.Info);

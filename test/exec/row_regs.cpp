@@ -78,6 +78,8 @@ int main(int argc, char **argv) {
   return support::runShapes(argc, argv, 2,
                             {{0, 0}, {3, 0}, {1, 1}, {70, 3}, {40, 128},
                              {33, 129}, {4, 300}, {9, 1024}, {5, 2047}, {5, 2049},
-                             {3, 8192}, {3, 16384}, {2, 16385}, {2, 20001}},
+                             {3, 8192}, {3, 16384}, {2, 16385}, {2, 20001},
+                             // CTAs with several rows: cross-row prefetch
+                             {30, 1024}, {14, 2048}},
                             runSize);
 }

@@ -5,7 +5,9 @@
 // every supported type (including out-of-range lanes), shared memory needs
 // its barriers (a transpose without one must fail in cpu mode: the negative
 // self-test proving that the fiber barrier is not a no-op), barrier-heavy
-// ping-pong rounds, the kept-zero workspace, and the errors: a bad block
+// ping-pong rounds, the kept-zero workspace, a persistent launch running the
+// cross-row prefetch pattern with async copies (and, in cpu mode, failing
+// without its barrier), and the errors: a bad block
 // size, an exception inside a fiber, a barrier not reached uniformly, a
 // barrier outside a cooperative launch, a kernel breaking the kept-zero
 // promise.
@@ -571,6 +573,78 @@ void testKeptZero(check::suite &S) {
                "kept-zero workspace zero again after a broken promise");
 }
 
+//===--- Persistent launch, asynchronous copies ---------------------------===//
+
+struct PrefetchArgs {
+  intent::view<const int, 2> in; // rows x 64
+  intent::view<int, 2> out;      // out(r, c) = in(r, 63 - c) + 1
+  void *workspace;
+};
+
+/// The cross-row prefetch pattern of cta-rows (docs/passes.md §3) on a
+/// persistent grid: row r comes from the shared buffer the CTA's previous
+/// program filled with async copies; the next row is copied in meanwhile.
+/// Without the barrier after the buffer's reads (B2), the next copies
+/// overwrite elements other threads have not read yet: the negative
+/// self-test (cpu mode, where a copy is immediate).
+template <bool B2>
+INTENT_PROGRAM void prefetchProgram(index pid, const PrefetchArgs &a) {
+  const int t = rt::cta_thread();
+  const index S = rt::program_stride<exec_scope::cta>();
+  int *buf = rt::cta_shared<int>();
+  int v;
+  if (pid >= S) {
+    rt::async_copy_wait_all();
+    rt::cta_barrier();
+    v = buf[63 - t];
+    if (B2)
+      rt::cta_barrier();
+  } else {
+    v = a.in(pid, 63 - t);
+  }
+  if (pid + S < a.in.extent(0) && t < 16) {
+    rt::async_copy16(buf + 4 * t, &a.in(pid + S, 4 * t));
+    rt::async_copy_commit();
+  }
+  a.out(pid, t) = v + 1;
+}
+COOP_KERNEL(prefetchKernel, prefetchProgram<true>, PrefetchArgs, exec_scope::cta)
+COOP_KERNEL(prefetchNoB2Kernel, prefetchProgram<false>, PrefetchArgs,
+            exec_scope::cta)
+const rt::kernel_info PrefetchInfo{"coop_prefetch", "coop_tests.cu", 580};
+
+template <bool B2> bool runPrefetch(check::suite &S, index Rows) {
+  std::vector<int> HIn(Rows * 64), Want(Rows * 64);
+  for (index I = 0; I < Rows * 64; ++I)
+    HIn[I] = static_cast<int>(I * 7 % 1001);
+  for (index R = 0; R < Rows; ++R)
+    for (index C = 0; C < 64; ++C)
+      Want[R * 64 + C] = HIn[R * 64 + 63 - C] + 1;
+  intent::array<int> In(HIn), Out(Rows * 64);
+  PrefetchArgs A{intent::view<const int, 2>(In.data(), {Rows, 64}),
+                 intent::view<int, 2>(Out.data(), {Rows, 64}), nullptr};
+  rt::launch_config Config = coopConfig(Rows, 64, exec_scope::cta, 256);
+  Config.persistent = true;
+  check::counters Before = check::now();
+  rt::launch<prefetchProgram<B2>>(PrefetchInfo, Config, A,
+                                  B2 ? prefetchKernel : prefetchNoB2Kernel);
+  if (B2) {
+    const std::string What = "persistent prefetch rows=" + std::to_string(Rows);
+    S.expectOneLaunch(Before, Rows, What);
+    S.expectNear(Out.to_vector(), Want, 0.0, What);
+  }
+  return Out.to_vector() == Want;
+}
+
+void testPersistentPrefetch(check::suite &S) {
+  for (index Rows : {index(0), index(1), index(5), index(300)})
+    runPrefetch<true>(S, Rows);
+  if (rt::mode() == rt::device_mode::cpu)
+    S.expect(!runPrefetch<false>(S, 300),
+             "the prefetch without the barrier after the buffer's reads fails "
+             "in cpu mode");
+}
+
 } // namespace
 
 int main() {
@@ -594,6 +668,7 @@ int main() {
   testShift(S);
   testPing(S);
   testKeptZero(S);
+  testPersistentPrefetch(S);
   testErrors(S);
   return S.finish();
 }

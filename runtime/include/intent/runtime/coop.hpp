@@ -4,9 +4,11 @@
 // (exec scope warp / cta) calls to cooperate: its thread's identity, CTA and
 // warp barriers, warp shuffles and the CTA's dynamic shared memory, plus the
 // program-id loop helpers program_begin<S>() / program_stride<S>() of the
-// __global__ around it. The names are pinned (COOP_API): the emitter writes
-// cooperative code only through them, never through raw __syncthreads(),
-// __shfl_sync or __shared__, so that the same source runs
+// __global__ around it, and asynchronous global-to-shared copies
+// (async_copy16, async_copy_commit, async_copy_wait_all). The names are
+// pinned (COOP_API): the emitter writes cooperative code only through them,
+// never through raw __syncthreads(), __shfl_sync, __shared__ or cp.async, so
+// that the same source runs
 //
 //  * on the GPU, where each helper is the CUDA intrinsic, and
 //  * in cpu mode (compiled for the host), where every CUDA thread of a CTA is
@@ -256,6 +258,50 @@ template <class T> INTENT_HD T *cta_shared(index byte_offset = 0) {
   return reinterpret_cast<T *>(detail::ctaSharedBase() + byte_offset);
 #else
   return reinterpret_cast<T *>(detail::CurrentHostCta.Shared + byte_offset);
+#endif
+}
+
+//===--- Asynchronous copies into shared memory ---------------------------===//
+//
+// A thread starts copies of 16-byte chunks from global into shared memory,
+// closes them into a group (async_copy_commit) and later waits for all its
+// groups (async_copy_wait_all); after that wait in every thread and a
+// cta_barrier(), any thread may read the copied bytes. Until then nobody may
+// read the destination, and a thread must not start a copy into bytes that
+// another thread may still be reading (a cta_barrier() between). In cpu mode
+// (and below sm_80) each copy is done at once, synchronously; commit and
+// wait are no-ops, so the barrier rules above are the device's.
+
+/// Starts copying the 16 bytes at src (global memory, 16-byte aligned) to
+/// dst (this CTA's shared memory, 16-byte aligned):
+/// cp.async.cg.shared.global (sm_80+, bypassing L1).
+INTENT_HD inline void async_copy16(void *dst, const void *src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned Dst = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(Dst),
+               "l"(__cvta_generic_to_global(src))
+               : "memory");
+#elif defined(__CUDA_ARCH__)
+  *static_cast<uint4 *>(dst) = *static_cast<const uint4 *>(src);
+#else
+  std::memcpy(dst, src, 16);
+#endif
+}
+
+/// Closes this thread's copies started since the last commit into a group:
+/// cp.async.commit_group.
+INTENT_HD inline void async_copy_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits until every copy group this thread committed is complete:
+/// cp.async.wait_group 0. Other threads see the bytes only after a
+/// cta_barrier() that follows this wait in every copying thread.
+INTENT_HD inline void async_copy_wait_all() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 #endif
 }
 

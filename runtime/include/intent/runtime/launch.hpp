@@ -8,7 +8,7 @@
 // Program is the __host__ __device__ function running one program id, Kernel
 // the __global__ program-id loop around it. In gpu mode the runtime launches
 // Kernel on its stream with grid = min(ceil(total * threads per program /
-// block), max grid); in cpu mode it calls Program for every id in [0, total)
+// block), max grid, resident CTAs if persistent); in cpu mode it calls Program for every id in [0, total)
 // on host threads (for a cooperative kernel, exec scope warp or cta, on the
 // host fibers of coop.hpp). Needs no CUDA header: the runtime library does
 // the CUDA calls.
@@ -64,6 +64,13 @@ struct launch_config {
   /// once when (re)allocated, and the kernel promises to leave them zero
   /// when it ends (docs/runtime.md §4). zero_workspace is then redundant.
   bool workspace_kept_zero = false;
+  /// Persistent grid: in gpu mode the grid is also capped at what can be
+  /// resident at once (SM count x cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  /// for the kernel, block and shared_bytes), so every CTA stays resident and
+  /// a CTA with several program ids knows the next one it will run (the
+  /// cross-row prefetch of cta-rows, docs/passes.md §3). No effect in cpu
+  /// mode, whose cooperative grid is capped anyway (docs/runtime.md §5).
+  bool persistent = false;
 };
 
 namespace detail {
