@@ -812,10 +812,12 @@ void ProgramEmitter::emitWrapper() {
     if (p.regPrefetch && p.regMaxK)
       os << " + " << prefetchBytesFunction() << "(__intent_args)";
     os << ";\n";
-    // Register rows: a persistent grid, so each CTA runs several rows and
-    // can prefetch the next one (EmitRowPrefetch.cpp).
+    // Register rows with prefetch for this launch: a persistent grid, so
+    // each CTA runs several rows and can prefetch the next one
+    // (EmitRowPrefetch.cpp).
     if (p.regPrefetch && p.regMaxK)
-      os << "  __intent_config.persistent = true;\n";
+      os << "  __intent_config.persistent = " << prefetchBytesFunction()
+         << "(__intent_args) != 0;\n";
   } else {
     os << "  __intent_config.block = " << opts.blockSize << ";\n";
   }

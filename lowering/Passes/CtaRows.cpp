@@ -277,10 +277,11 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
             std::to_string(p.regLengthDim) + ")), else " +
             std::to_string(kCtaThreads) + " threads";
     if (p.regPrefetch)
-      what += "; persistent grid; the K = " + std::to_string(p.regMaxK) +
-            " variant prefetches each CTA's next row into shared memory "
-            "(cp.async, overlapping the current row's compute) when the "
-            "rows are contiguous and 16-byte aligned";
+      what += "; with 1024 threads of K = " + std::to_string(p.regMaxK) +
+            " (one CTA per SM) each CTA prefetches its next row into shared "
+            "memory (cp.async, overlapping the current row's compute) on a "
+            "persistent grid when the rows are contiguous and 16-byte "
+            "aligned";
   } else {
     what += "; " + std::to_string(kCtaThreads) +
             " threads (rows not in registers: " + regWhy + ")";
