@@ -169,15 +169,18 @@ void cudaLaunch(const LaunchRequest &Request, index Total) {
       MaxGrid);
 
   // Above 48 KiB, dynamic shared memory must be opted into per function.
+  // The attribute is the function's maximum: raise it only (setting it for
+  // a smaller launch would make a later, larger one fail with "invalid
+  // argument"). Launches are serialized (launchMutex), so the map is safe.
   if (Config.shared_bytes > 48 * 1024) {
-    static std::set<std::pair<const void *, std::size_t>> OptedIn;
-    auto Key = std::make_pair(Request.DeviceEntry, Config.shared_bytes);
-    if (!OptedIn.count(Key)) {
+    static std::map<const void *, std::size_t> OptedIn;
+    std::size_t &Max = OptedIn[Request.DeviceEntry];
+    if (Config.shared_bytes > Max) {
       check(cudaFuncSetAttribute(Request.DeviceEntry,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(Config.shared_bytes)),
             Where + " failed to reserve shared memory");
-      OptedIn.insert(Key);
+      Max = Config.shared_bytes;
     }
   }
 
