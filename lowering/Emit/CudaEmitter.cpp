@@ -189,6 +189,21 @@ void ProgramEmitter::indent() {
     os << "  ";
 }
 
+void ProgramEmitter::line(const std::string &text) {
+  indent();
+  os << text << "\n";
+}
+
+void ProgramEmitter::open(const std::string &text) {
+  line(text);
+  ++depth;
+}
+
+void ProgramEmitter::close(const std::string &text) {
+  --depth;
+  line(text);
+}
+
 void ProgramEmitter::lineDirective(const Loc &l) {
   if (!opts.lineDirectives || !l.valid() || l.line == lastLine)
     return;

@@ -165,19 +165,8 @@ void ProgramEmitter::emitCtaReduceStrided(const Op &t, const std::string &pid,
   const std::string id = std::to_string(t.id);
   std::vector<Type> types;
   std::vector<std::string> identity;
+  accComponents(t, types, identity);
   const bool user = !arg && t.strAttr("combiner") == "user";
-  if (arg) {
-    types = {t.result(0)->type, Type::index()};
-    identity = {literal(t.acc[0].value, types[0].elem), "INT64_C(-1)"};
-  } else {
-    llvm::ArrayRef<Value *> inits = accInits(t);
-    for (unsigned c = 0; c < t.acc.size(); ++c) {
-      types.push_back(t.acc[c].type);
-      identity.push_back(t.acc[c].identity == AccComponent::Identity::Init
-                             ? name(inits[c])
-                             : literal(t.acc[c].value, t.acc[c].type.elem));
-    }
-  }
   const unsigned nc = types.size();
   auto names = [&](const std::string &prefix) {
     std::vector<std::string> v;
@@ -186,18 +175,6 @@ void ProgramEmitter::emitCtaReduceStrided(const Op &t, const std::string &pid,
     return v;
   };
   const std::vector<std::string> acc = names("ra");
-  auto line = [&](const std::string &text) {
-    indent();
-    os << text << "\n";
-  };
-  auto open = [&](const std::string &text) {
-    line(text);
-    ++depth;
-  };
-  auto close = [&]() {
-    --depth;
-    line("}");
-  };
   // The accumulator combineInto updates: acc, or one of the unrolled
   // per-thread accumulators (see below).
   std::vector<std::string> target = acc;

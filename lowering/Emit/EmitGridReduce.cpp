@@ -63,15 +63,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   // Component types and identities.
   std::vector<Type> types;
   std::vector<std::string> identity;
-  if (arg) {
-    types = {t->result(0)->type, Type::index()};
-    identity = {literal(t->acc[0].value, types[0].elem), "INT64_C(-1)"};
-  } else {
-    for (const AccComponent &c : t->acc) {
-      types.push_back(c.type);
-      identity.push_back(literal(c.value, c.type.elem));
-    }
-  }
+  accComponents(*t, types, identity); // built-in combines: literal identities
   const unsigned nc = types.size();
   auto names = [&](const std::string &prefix) {
     std::vector<std::string> v;
@@ -81,18 +73,6 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   };
   const std::vector<std::string> acc = names("ga");
 
-  auto line = [&](const std::string &text) {
-    indent();
-    os << text << "\n";
-  };
-  auto open = [&](const std::string &text) {
-    line(text);
-    ++depth;
-  };
-  auto close = [&](const std::string &text = "}") {
-    --depth;
-    line(text);
-  };
   // The accumulator an arg-merge updates: acc, or one lane accumulator of
   // the vector path (see lanes below).
   std::vector<std::string> target = acc;
@@ -241,6 +221,22 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
       combineInto(x);
     }
   };
+  // Vector u of an unrolled step (0: the only one): its loads, named gvL_u,
+  // at gi + offset; then its V members, one step each.
+  auto vectorLoads = [&](int64_t u, const std::string &offset) {
+    for (const Op *l : streamed)
+      line("const auto gv" + std::to_string(l->id) +
+           (u > 0 ? "_" + std::to_string(u) : "") + " = " + kRt + "load_vec<" +
+           std::to_string(vec) + ">(" + name(l->memory()) + ".data() + " + gb +
+           " + " + gi + offset + ");");
+  };
+  auto vectorSteps = [&](int64_t u, const std::string &offset) {
+    line("#pragma unroll");
+    open("for (int " + gj + " = 0; " + gj + " < " + std::to_string(vec) +
+         "; ++" + gj + ") {");
+    step(true, u, offset);
+    close();
+  };
   const std::string stride = count + " * " + std::to_string(threads * vec);
   line("int64_t " + gi + " = (" + local + " * " + std::to_string(threads) +
        " + " + kRt + "cta_thread()) * " + std::to_string(vec) + ";");
@@ -251,22 +247,13 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
     open("for (; " + gi + " + " + std::to_string(kArgUnroll - 1) + " * " +
          gs + " + " + std::to_string(vec) + " <= " + gn + "; " + gi + " += " +
          std::to_string(kArgUnroll) + " * " + gs + ") {");
+    auto offset = [&](int64_t u) {
+      return u > 0 ? " + " + std::to_string(u) + " * " + gs : std::string();
+    };
     for (int64_t u = 0; u < kArgUnroll; ++u)
-      for (const Op *l : streamed) {
-        std::string v = name(l->memory());
-        line("const auto gv" + std::to_string(l->id) +
-             (u > 0 ? "_" + std::to_string(u) : "") + " = " + kRt +
-             "load_vec<" + std::to_string(vec) + ">(" + v + ".data() + " + gb +
-             " + " + gi + (u > 0 ? " + " + std::to_string(u) + " * " + gs : "") +
-             ");");
-      }
-    for (int64_t u = 0; u < kArgUnroll; ++u) {
-      line("#pragma unroll");
-      open("for (int " + gj + " = 0; " + gj + " < " + std::to_string(vec) +
-           "; ++" + gj + ") {");
-      step(true, u, u > 0 ? " + " + std::to_string(u) + " * " + gs : "");
-      close();
-    }
+      vectorLoads(u, offset(u));
+    for (int64_t u = 0; u < kArgUnroll; ++u)
+      vectorSteps(u, offset(u));
     close();
     close();
   }
@@ -274,17 +261,8 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   if (vectorPath) {
     open("if (gvec" + id + " && " + gi + " + " + std::to_string(vec) +
          " <= " + gn + ") {");
-    for (const Op *l : streamed) {
-      std::string v = name(l->memory());
-      line("const auto gv" + std::to_string(l->id) + " = " + kRt +
-           "load_vec<" + std::to_string(vec) + ">(" + v + ".data() + " + gb +
-           " + " + gi + ");");
-    }
-    line("#pragma unroll");
-    open("for (int " + gj + " = 0; " + gj + " < " + std::to_string(vec) +
-         "; ++" + gj + ") {");
-    step(true);
-    close();
+    vectorLoads(0, "");
+    vectorSteps(0, "");
     close("} else {");
     ++depth;
   }
@@ -363,6 +341,24 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   close();
 }
 
+void ProgramEmitter::accComponents(const Op &t, std::vector<Type> &types,
+                                   std::vector<std::string> &identity) {
+  types.clear();
+  identity.clear();
+  if (t.opcode == Opcode::ArgReduce) {
+    types = {t.result(0)->type, Type::index()};
+    identity = {literal(t.acc[0].value, types[0].elem), "INT64_C(-1)"};
+    return;
+  }
+  llvm::ArrayRef<Value *> inits = accInits(t);
+  for (unsigned c = 0; c < t.acc.size(); ++c) {
+    types.push_back(t.acc[c].type);
+    identity.push_back(t.acc[c].identity == AccComponent::Identity::Init
+                           ? name(inits[c])
+                           : literal(t.acc[c].value, t.acc[c].type.elem));
+  }
+}
+
 void ProgramEmitter::emitArgMerge(const Op &t, const std::string &b,
                                   const std::string &q, const std::string &x,
                                   const std::string &k, bool increasing) {
@@ -370,18 +366,6 @@ void ProgramEmitter::emitArgMerge(const Op &t, const std::string &b,
   const bool isMax = t.strAttr("which") == "max";
   const bool tieLast = t.strAttr("tie") == "last";
   const bool ignoreNaN = t.strAttr("nan") == "ignore";
-  auto line = [&](const std::string &text) {
-    indent();
-    os << text << "\n";
-  };
-  auto open = [&](const std::string &text) {
-    line(text);
-    ++depth;
-  };
-  auto close = [&]() {
-    --depth;
-    line("}");
-  };
   std::string cond = k + " >= 0";
   if (fp && ignoreNaN)
     cond += " && !(" + x + " != " + x + ")";

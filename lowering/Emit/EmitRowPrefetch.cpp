@@ -110,10 +110,6 @@ std::string ProgramEmitter::rowPrefetchRows(const Value *row) const {
 
 void ProgramEmitter::emitRowPrefetchIssue(const Value *row,
                                           const std::string &rows) {
-  auto line = [&](const std::string &text) {
-    indent();
-    os << text << "\n";
-  };
   line("// cross-row prefetch: start copying the CTA's next row into shared "
        "memory");
   line("if (rpf && " + name(row) + " + rps < " + rows + ") {");

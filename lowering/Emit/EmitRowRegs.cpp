@@ -75,10 +75,6 @@ std::string ProgramEmitter::rowRegBound() const {
 }
 
 void ProgramEmitter::emitRowRegisters(const Value *row) {
-  auto line = [&](const std::string &text) {
-    indent();
-    os << text << "\n";
-  };
   const std::string n = name(p.param(p.regLengthParam)) + ".extent(" +
                         str(p.regLengthDim) + ")";
   line("// rows in registers (cta-rows): slot 4 v + q of thread t holds "
@@ -195,31 +191,8 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
   const std::string id = str(t.id);
   std::vector<Type> types;
   std::vector<std::string> identity;
-  if (arg) {
-    types = {t.result(0)->type, Type::index()};
-    identity = {literal(t.acc[0].value, types[0].elem), "INT64_C(-1)"};
-  } else {
-    llvm::ArrayRef<Value *> inits = accInits(t);
-    for (unsigned c = 0; c < t.acc.size(); ++c) {
-      types.push_back(t.acc[c].type);
-      identity.push_back(t.acc[c].identity == AccComponent::Identity::Init
-                             ? name(inits[c])
-                             : literal(t.acc[c].value, t.acc[c].type.elem));
-    }
-  }
+  accComponents(t, types, identity);
   const unsigned nc = types.size();
-  auto line = [&](const std::string &text) {
-    indent();
-    os << text << "\n";
-  };
-  auto open = [&](const std::string &text) {
-    line(text);
-    ++depth;
-  };
-  auto close = [&]() {
-    --depth;
-    line("}");
-  };
   auto names = [&](const std::string &prefix) {
     std::vector<std::string> v;
     for (unsigned c = 0; c < nc; ++c)
@@ -357,18 +330,6 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
 }
 
 void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
-  auto line = [&](const std::string &text) {
-    indent();
-    os << text << "\n";
-  };
-  auto open = [&](const std::string &text) {
-    line(text);
-    ++depth;
-  };
-  auto close = [&]() {
-    --depth;
-    line("}");
-  };
   const Block &body = op.region(0)->block;
   const std::string id = str(op.id), iv = name(body.args[0]);
   const std::string rv = "rv" + id, rq = "rq" + id, rb = "rb" + id;

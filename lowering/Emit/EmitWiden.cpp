@@ -26,10 +26,6 @@ void ProgramEmitter::emitWidenedSegment(const Op &op, const std::string &pid) {
   const std::string w = std::to_string(seg.widen);
   const std::string id = name(op.operands[0]), off = name(op.operands[1]),
                     len = name(op.operands[2]);
-  auto line = [&](const std::string &s) {
-    indent();
-    os << s << "\n";
-  };
   line("if (" + id + " >= " + off + " && " + id + " - " + off + " < " + len +
        ") {  // group " + std::to_string(seg.group) + ", widened: chunks of " +
        w + " elements");

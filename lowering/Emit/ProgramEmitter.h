@@ -53,6 +53,11 @@ private:
   std::vector<const phys::Op *> loops;
 
   void indent();
+  /// One line of generated code at the current depth; open() also enters a
+  /// block (depth + 1), close() leaves it and writes `text`.
+  void line(const std::string &text);
+  void open(const std::string &text);
+  void close(const std::string &text = "}");
   static std::string name(const phys::Value *v) {
     return "v" + std::to_string(v->id);
   }
@@ -122,6 +127,11 @@ private:
   /// `increasing`: the caller guarantees k > q whenever q >= 0 (one
   /// thread's stream of members in order), so the tie rule is a constant
   /// and the merge is one branch-free select.
+  /// The accumulator components of reduce / argreduce `t` as the
+  /// cooperative forms keep them: their types and identities (an argreduce:
+  /// value and position -1; a user combine's component: its init operand).
+  void accComponents(const phys::Op &t, std::vector<phys::Type> &types,
+                     std::vector<std::string> &identity);
   void emitArgMerge(const phys::Op &t, const std::string &b,
                     const std::string &q, const std::string &x,
                     const std::string &k, bool increasing = false);
