@@ -321,8 +321,19 @@ void ProgramEmitter::emitProgramFunction() {
 }
 
 void ProgramEmitter::emitOps(const Block &b, const std::string &pid) {
-  for (const auto &op : b.ops)
+  for (const auto &op : b.ops) {
+    // Register rows (EmitRowRegs.cpp): a value kept in the row slot.
+    if (!regSlot.empty() && op->attr("row_cached")) {
+      lineDirective(op->loc);
+      declare(op->result(), "rr" + std::to_string(op->intAttr("row_cached")) +
+                                "[" + regSlot + "]");
+      continue;
+    }
     emitOp(*op, pid);
+    if (!regSlot.empty() && op->attr("row_cache"))
+      line("rr" + std::to_string(op->intAttr("row_cache")) + "[" + regSlot +
+           "] = " + name(op->result()) + ";  // row-cache");
+  }
 }
 
 void ProgramEmitter::declare(const Value *v, const std::string &init) {

@@ -19,7 +19,9 @@
 //   for {dist = "cta"}: the same slots; a full chunk runs its 4 iterations
 //     and writes the row of a vectorizable store with one 128-bit store_vec.
 //
-// `reg` loads read the register slot of their member instead of memory.
+// `reg` loads read the register slot of their member instead of memory; an
+// op with `row_cache` (Passes/RowCache.cpp) also writes its value into that
+// slot, and one with `row_cached` reads the slot instead of computing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,6 +177,7 @@ void ProgramEmitter::emitRowRegisters(const Value *row) {
 
 void ProgramEmitter::overrideRegLoads(const Block &b, const std::string &slot,
                                       bool set) {
+  regSlot = set ? slot : "";
   for (const auto &l : b.ops)
     if (l->opcode == Opcode::Load && l->boolAttr("reg")) {
       if (set)

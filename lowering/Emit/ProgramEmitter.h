@@ -166,7 +166,7 @@ private:
   /// Starts the copies of the CTA's next row into the buffers.
   void emitRowPrefetchIssue(const phys::Value *row, const std::string &rows);
   /// Points the `reg` loads at the top of `b` at register slot `slot`
-  /// (set) or back at memory.
+  /// (set) or back at memory; sets / clears regSlot.
   void overrideRegLoads(const phys::Block &b, const std::string &slot,
                         bool set);
   /// reduce / argreduce {dist = "cta"} over the register slots; assigns
@@ -183,6 +183,10 @@ private:
   void emitCtaReduceStrided(const phys::Op &op, const std::string &pid,
                             const std::vector<std::string> &out);
 
+  /// The register slot of the member being emitted (a C++ expression),
+  /// while a distributed op's member block is emitted in a register
+  /// variant; empty otherwise. `row_cache` / `row_cached` act only then.
+  std::string regSlot;
   /// Loads whose value comes from an already loaded vector (C++ expression).
   std::map<const phys::Op *, std::string> loadOverride;
   /// Stores written to a lane of a register vector instead of memory.

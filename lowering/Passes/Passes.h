@@ -37,6 +37,13 @@ std::string applyGridReduce(phys::Program &p, std::string &what,
 void ctaRows(construct::ConstructionState &s);
 std::string applyCtaRows(phys::Program &p, std::string &what);
 
+/// Row values kept in registers (RowCache.cpp): in a register-row program,
+/// an expression of a row element that a distributed op computes and the
+/// later ones repeat is written into the element's register slot once and
+/// read from it afterwards (`row_cache` / `row_cached`, Physical/RowCache.h).
+void rowCache(construct::ConstructionState &s);
+std::string applyRowCache(phys::Program &p, std::string &what);
+
 /// Ownership widening (Widen.cpp): a thread-scope program whose one
 /// parallel 1-D segment is pointwise gets chunks of 16 bytes per program
 /// step, a capped program count and a grid-stride traversal.

@@ -85,12 +85,16 @@ int intent::phys::rowRegMaxK(int64_t bytesPerMember, unsigned views) {
 }
 
 int intent::phys::rowRegMaxThreads(int k, int maxK) {
-  // Below maxK a variant is one warp: rows of up to 32 * maxK / 2 members
-  // take one warp each (no barrier, the most rows in flight per SM); longer
-  // rows take maxK per thread and as many threads as they need. Measured on
-  // the H200 (bench/, 2026-11-30) against the first rule (smallest K, T up
-  // to 256 / 512): see docs/passes.md §3.
-  return k >= maxK ? 1024 : 32;
+  // Below maxK / 2 a variant is one warp (no barrier, the most rows in
+  // flight per SM); maxK / 2 takes up to two warps, so rows of up to
+  // 64 * maxK / 2 members keep half the registers of maxK (measured on the
+  // H200, 2026-11-30: 1024-f32 rows at K = 16 x 64 threads against K = 32
+  // x 32: layernorm 1.21x faster -- the K = 32 warp spilled -- softmax
+  // 1.02x); longer rows take maxK per thread and as many threads as they
+  // need. See docs/passes.md §3.
+  if (k >= maxK)
+    return 1024;
+  return 2 * k >= maxK ? 64 : 32;
 }
 
 intent::phys::RowRegChoice intent::phys::rowRegChoice(int64_t n, int maxK) {

@@ -61,18 +61,18 @@ int rowRegMaxK(int64_t bytesPerMember, unsigned views = 1);
 /// The launch's choice for row length n: K (0: rows not in registers) and
 /// the CTA size T (a power of two in [32, 1024], T * K >= n). K is the
 /// smallest of 4, 8, 16, 32 (<= maxK) with n <= K * rowRegMaxThreads(K):
-/// rows up to 32 * maxK / 2 take one warp (K < maxK), longer ones maxK
-/// elements per thread and T = the power of two >= n / maxK, so every
-/// thread holds as much of the row as the budget allows and the most rows
-/// are in flight per SM. The generated <kernel>_row_k / _row_threads
-/// functions compute the same.
+/// rows of up to 16 * maxK members take one warp, up to 32 * maxK two
+/// warps of maxK / 2 elements, longer ones maxK elements per thread and T =
+/// the power of two >= n / maxK, so every thread holds as much of the row
+/// as the budget allows and the most rows are in flight per SM. The
+/// generated <kernel>_row_k / _row_threads functions compute the same.
 struct RowRegChoice {
   int k = 0;
   int threads = 0;
 };
 RowRegChoice rowRegChoice(int64_t n, int maxK);
 /// Threads a variant of K elements per thread runs with at most: 32 (one
-/// warp) below maxK, 1024 for K = maxK.
+/// warp) below maxK / 2, 64 for maxK / 2, 1024 for K = maxK.
 int rowRegMaxThreads(int k, int maxK);
 
 /// Bytes of one element of kind `k`.

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Physical/Coop.h"
+#include "Physical/RowCache.h"
 #include "Physical/Structured.h"
 #include "Physical/Verifier.h"
 
@@ -83,7 +84,98 @@ private:
         verifyStaged(op);
       if (op.opcode == Opcode::Load && op.attr("reg"))
         verifyRegLoad(op);
+      if (op.attr("row_cache"))
+        verifyRowCache(op);
+      if (op.attr("row_cached"))
+        verifyRowCached(op);
     });
+  }
+
+  /// The distributed ops of the segment holding distributed op `d`, and
+  /// d's position among them.
+  std::vector<const Op *> distributedSiblings(const Op &d, size_t &at) {
+    std::vector<const Op *> all;
+    at = 0;
+    for (const auto &o : d.parent->ops)
+      if (o->strAttr("dist") == "cta") {
+        if (o.get() == &d)
+          at = all.size();
+        all.push_back(o.get());
+      }
+    return all;
+  }
+
+  /// row_cache (Physical/RowCache.h): a row expression of the slot's type
+  /// with no register read of the view after it in its block; every later
+  /// distributed op reads the view only through equal expressions, and
+  /// exactly their roots are `row_cached`; one per view and instance.
+  void verifyRowCache(const Op &op) {
+    const int64_t param = op.intAttr("row_cache", -1);
+    std::string why;
+    if (!p.regMaxK || param < 0 ||
+        !rowCacheSite(p, op, static_cast<unsigned>(param), &why)) {
+      opError(op, "`row_cache` on an op that cannot write the register row: " +
+                      (p.regMaxK ? why : std::string("no register rows")));
+      return;
+    }
+    const Op &d = *op.parentOp();
+    size_t at = 0;
+    std::vector<const Op *> dist = distributedSiblings(d, at);
+    for (size_t j = 0; j < dist.size(); ++j) {
+      const Block &b = memberBlock(*dist[j]);
+      if (j < at) {
+        walk(*dist[j]->region(dist[j]->opcode == Opcode::For ? 0 : ValueRegion),
+             [&](const Op &o) {
+               if (o.intAttr("row_cache", -1) == param)
+                 opError(o, "a second `row_cache` of the same view in one "
+                            "instance");
+             });
+        continue;
+      }
+      if (j == at)
+        continue;
+      std::vector<const Op *> roots;
+      if (!rowReadsCovered(op.result(), *op.parent, b,
+                           static_cast<unsigned>(param), &roots, &why)) {
+        opError(*dist[j], "reads the register row that op " +
+                              std::to_string(op.id) +
+                              " overwrote (`row_cache`) other than through "
+                              "the cached value: " + why);
+        continue;
+      }
+      std::set<const Op *> want(roots.begin(), roots.end());
+      for (const auto &o : b.ops) {
+        const bool marked = o->intAttr("row_cached", -1) == param;
+        if (marked != (want.count(o.get()) != 0))
+          opError(*o, marked ? "`row_cached` on a value that is not the "
+                               "cached expression"
+                             : "computes the cached expression from the "
+                               "overwritten register row without "
+                               "`row_cached`");
+      }
+    }
+  }
+
+  /// row_cached: at the top of a member block, after a `row_cache` of the
+  /// same view in an earlier distributed op of the instance.
+  void verifyRowCached(const Op &op) {
+    const int64_t param = op.intAttr("row_cached", -1);
+    const Op *d = op.parentOp();
+    if (!p.regMaxK || !d || d->strAttr("dist") != "cta" ||
+        op.parent != &memberBlock(*d)) {
+      opError(op, "`row_cached` outside the member block of a distributed "
+                  "op of a register-row program");
+      return;
+    }
+    size_t at = 0;
+    std::vector<const Op *> dist = distributedSiblings(*d, at);
+    bool cached = false;
+    for (size_t j = 0; j < at; ++j)
+      for (const auto &o : memberBlock(*dist[j]).ops)
+        cached = cached || o->intAttr("row_cache", -1) == param;
+    if (!cached)
+      opError(op, "`row_cached` reads a register row that no earlier "
+                  "distributed op caches (`row_cache`)");
   }
 
   /// Register rows: K in {4, 8, 16, 32} within the word budget, rank-2

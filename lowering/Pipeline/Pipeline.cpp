@@ -107,6 +107,7 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   if (ok && opts.physicalPasses)
     ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true) &&
          passes.run("cta-rows", intent::passes::ctaRows, program, true) &&
+         passes.run("row-cache", intent::passes::rowCache, program, true) &&
          passes.run("widen", intent::passes::widen, program, true);
   if (ok)
     ok = passes.run("atomic-scopes",

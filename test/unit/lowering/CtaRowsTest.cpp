@@ -12,6 +12,7 @@
 
 #include "Passes/Passes.h"
 #include "Physical/Coop.h"
+#include "Physical/RowCache.h"
 
 using namespace intent;
 using namespace intent::test;
@@ -202,17 +203,24 @@ TEST(CtaRows, RegisterRows) {
   EXPECT_EQ(l.program->params[l.program->regParams[0]].name, "x");
   EXPECT_EQ(buildFile("argmax_rows.kir").program->regMaxK, 32);
   // The launch's choice: T * K covers n, short rows get small CTAs.
-  EXPECT_EQ(phys::rowRegChoice(1024, 32).k, 32);
-  EXPECT_EQ(phys::rowRegChoice(1024, 32).threads, 32);
+  EXPECT_EQ(phys::rowRegChoice(1024, 32).k, 16);
+  EXPECT_EQ(phys::rowRegChoice(1024, 32).threads, 64);
+  EXPECT_EQ(phys::rowRegChoice(1025, 32).k, 32);
   EXPECT_EQ(phys::rowRegChoice(8192, 32).k, 32);
   EXPECT_EQ(phys::rowRegChoice(8192, 32).threads, 256);
   EXPECT_EQ(phys::rowRegChoice(100, 32).k, 4);
   EXPECT_EQ(phys::rowRegChoice(200, 32).k, 8);
   EXPECT_EQ(phys::rowRegChoice(512, 32).k, 16);
-  EXPECT_EQ(phys::rowRegChoice(513, 32).k, 32);
-  EXPECT_EQ(phys::rowRegChoice(513, 32).threads, 32);
+  EXPECT_EQ(phys::rowRegChoice(512, 32).threads, 32);
+  EXPECT_EQ(phys::rowRegChoice(513, 32).k, 16);
+  EXPECT_EQ(phys::rowRegChoice(513, 32).threads, 64);
   EXPECT_EQ(phys::rowRegChoice(1025, 32).threads, 64);
-  EXPECT_EQ(phys::rowRegChoice(200, 8).threads, 32);
+  EXPECT_EQ(phys::rowRegChoice(200, 8).threads, 64);
+  EXPECT_EQ(phys::rowRegChoice(200, 8).k, 4);
+  EXPECT_EQ(phys::rowRegMaxThreads(4, 32), 32);
+  EXPECT_EQ(phys::rowRegMaxThreads(8, 32), 32);
+  EXPECT_EQ(phys::rowRegMaxThreads(16, 32), 64);
+  EXPECT_EQ(phys::rowRegMaxThreads(32, 32), 1024);
   EXPECT_EQ(phys::rowRegChoice(8192, 8).threads, 1024);
   EXPECT_EQ(phys::rowRegChoice(8193, 8).k, 0);
   EXPECT_EQ(phys::rowRegChoice(32768, 32).threads, 1024);
@@ -296,4 +304,111 @@ TEST(CtaRowsVerifier, PrefetchBufferAlignment) {
   ASSERT_TRUE(b.program->regPrefetch);
   b.program->sharedBytes += 8; // the buffer after the scratch: not 16-aligned
   expectError(b, "[coop]", "is not 16-byte aligned");
+}
+
+//===--- Row cache (Physical/RowCache.h) -------------------------------------===//
+
+namespace {
+/// The `nth` op of `p` carrying attribute `attr`.
+phys::Op *withAttr(phys::Program &p, const char *attr, unsigned nth = 0) {
+  phys::Op *found = nullptr;
+  phys::walkMutable(*p.body, [&](phys::Op &op) {
+    if (!found && op.attr(attr) && nth-- == 0)
+      found = &op;
+  });
+  EXPECT_TRUE(found) << "no op with " << attr;
+  return found;
+}
+} // namespace
+
+TEST(RowCache, SoftmaxKeepsExpLayernormKeepsCentered) {
+  Built s = buildFile("softmax.kir");
+  phys::Op *c = withAttr(*s.program, "row_cache");
+  EXPECT_EQ(c->opcode, phys::Opcode::Math);
+  EXPECT_EQ(c->strAttr("fn"), "exp");
+  EXPECT_EQ(c->intAttr("row_cache"), 1); // in
+  EXPECT_EQ(c->parentOp()->opcode, phys::Opcode::Reduce);
+  phys::Op *u = withAttr(*s.program, "row_cached");
+  EXPECT_EQ(u->strAttr("fn"), "exp");
+  EXPECT_EQ(u->parentOp()->opcode, phys::Opcode::For);
+  EXPECT_TRUE(phys::sameRowExpression(c->result(), *c->parent, u->result(),
+                                      *u->parent));
+  // x - m is not the same expression as exp(x - m).
+  EXPECT_FALSE(phys::sameRowExpression(c->operands[0], *c->parent,
+                                       u->result(), *u->parent));
+  Built l = buildFile("layernorm.kir");
+  EXPECT_EQ(withAttr(*l.program, "row_cache")->opcode, phys::Opcode::Sub);
+  EXPECT_EQ(withAttr(*l.program, "row_cached")->opcode, phys::Opcode::Sub);
+  // argmax over rows reads each row once: nothing to keep.
+  Built a = buildFile("argmax_rows.kir");
+  bool any = false;
+  phys::walk(*a.program->body, [&](const phys::Op &op) {
+    any = any || op.attr("row_cache") || op.attr("row_cached");
+  });
+  EXPECT_FALSE(any);
+}
+
+TEST(RowCacheVerifier, SiteIsAComputedRowExpression) {
+  Built b = buildFile("softmax.kir");
+  regLoad(*b.program)->setAttr("row_cache", int64_t(1));
+  expectError(b, "[coop]", "`row_cache` on an op that cannot write the "
+                           "register row");
+}
+
+TEST(RowCacheVerifier, SiteInAMemberBlock) {
+  Built b = buildFile("softmax.kir");
+  // The max reduce's combine region is not a member block.
+  phys::Op *isnan = findOp(*b.program, phys::Opcode::Math);
+  isnan->setAttr("row_cache", int64_t(1));
+  expectError(b, "[coop]", "`row_cache` on an op that cannot write the "
+                           "register row");
+}
+
+TEST(RowCacheVerifier, LaterReadsThroughTheCachedValue) {
+  Built b = buildFile("layernorm.kir");
+  phys::Op *c = withAttr(*b.program, "row_cache");
+  c->attrs.clear();
+  // The variance's d * d instead: the output loop reads x - mean.
+  for (auto &op : c->parent->ops)
+    if (op->opcode == phys::Opcode::Mul)
+      op->setAttr("row_cache", int64_t(3));
+  expectError(b, "[coop]", "other than through the cached value");
+}
+
+TEST(RowCacheVerifier, EveryCopyReadsTheSlot) {
+  Built b = buildFile("softmax.kir");
+  withAttr(*b.program, "row_cached")->attrs.pop_back();
+  expectError(b, "[coop]", "without `row_cached`");
+}
+
+TEST(RowCacheVerifier, OnlyEqualValuesReadTheSlot) {
+  Built b = buildFile("softmax.kir");
+  phys::Op *u = withAttr(*b.program, "row_cached");
+  for (auto &op : u->parent->ops)
+    if (op->opcode == phys::Opcode::Div)
+      op->setAttr("row_cached", int64_t(1));
+  expectError(b, "[coop]", "is not the cached expression");
+}
+
+TEST(RowCacheVerifier, CachedNeedsAnEarlierCache) {
+  Built b = buildFile("softmax.kir");
+  withAttr(*b.program, "row_cache")->attrs.pop_back();
+  expectError(b, "[coop]", "no earlier distributed op caches");
+}
+
+TEST(RowCacheVerifier, OneCachePerView) {
+  Built b = buildFile("softmax.kir");
+  withAttr(*b.program, "row_cached")->setAttr("row_cache", int64_t(1));
+  expectError(b, "[coop]", "a second `row_cache` of the same view");
+}
+
+TEST(RowCacheVerifier, CachedAtTheTopOfAMemberBlock) {
+  Built b = buildFile("softmax.kir");
+  phys::Op *seg = findOp(*b.program, phys::Opcode::Segment);
+  for (auto &op : seg->regions[0]->block.ops)
+    if (op->opcode == phys::Opcode::Extent) {
+      op->setAttr("row_cached", int64_t(1));
+      break;
+    }
+  expectError(b, "[coop]", "`row_cached` outside the member block");
 }
