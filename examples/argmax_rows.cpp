@@ -132,8 +132,8 @@ int main(int argc, char **argv) {
                              // every register variant and the fallback
                              {3, 31}, {4, 129}, {3, 300}, {2, 513}, {9, 1024}, {3, 1025},
                              {2, 2049}, {2, 8193}, {2, 32768}, {2, 40000},
-                             // CTAs with several rows; cross-row prefetch
-                             // with 1024 threads (n > 16384)
+                             // CTAs with several rows, also of 1024
+                             // threads (n > 16384)
                              {40, 1024}, {20, 2048}, {16, 17000}},
                             runSize);
 }

@@ -90,9 +90,8 @@ int main(int argc, char **argv) {
                              {3, 31}, {5, 128}, {4, 129}, {3, 300}, {3, 512}, {2, 513}, {9, 1024}, {3, 1025},
                              {2, 2048}, {2, 2049}, {2, 8192}, {2, 8193},
                              {2, 32768}, {2, 32769},
-                             // more rows than cpu-mode CTAs; with 1024
-                             // threads (n > 16384) each CTA prefetches its
-                             // next row
+                             // more rows than cpu-mode CTAs (CTAs run
+                             // several rows), also of 1024 threads
                              {40, 1024}, {20, 4096}, {16, 20000}, {13, 32768}},
                             runSize);
 }

@@ -178,7 +178,6 @@ void ProgramEmitter::emit() {
   emitLaunchEvaluator();
   emitStageBytesFunction();
   emitRowRegFunctions();
-  emitPrefetchBytesFunction();
   emitProgramFunction();
   emitGlobal();
   emitWrapper();
@@ -835,15 +834,7 @@ void ProgramEmitter::emitWrapper() {
     if (!p.stagedParams.empty())
       os << " + " << (p.regMaxK ? "(__intent_rk ? 0 : " : "(")
          << stageBytesFunction() << "(__intent_args))";
-    if (p.regPrefetch && p.regMaxK)
-      os << " + " << prefetchBytesFunction() << "(__intent_args)";
     os << ";\n";
-    // Register rows with prefetch for this launch: a persistent grid, so
-    // each CTA runs several rows and can prefetch the next one
-    // (EmitRowPrefetch.cpp).
-    if (p.regPrefetch && p.regMaxK)
-      os << "  __intent_config.persistent = " << prefetchBytesFunction()
-         << "(__intent_args) != 0;\n";
   } else {
     os << "  __intent_config.block = " << opts.blockSize << ";\n";
   }

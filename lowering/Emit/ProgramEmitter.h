@@ -152,19 +152,6 @@ private:
   std::string rowRegBound() const;
   /// Loads row `row` of every register view into its register array.
   void emitRowRegisters(const phys::Value *row);
-  // --- cta-rows, cross-row prefetch (EmitRowPrefetch.cpp) -------------------
-  std::string prefetchBytesFunction() const;
-  /// `<m>_prefetch_bytes(args)`: the prefetch buffers' shared bytes for the
-  /// launch, 0 for no prefetch (host and kernel decide alike).
-  void emitPrefetchBytesFunction();
-  /// The shared offset of register view regParams[k]'s buffer for rows of
-  /// `n` elements (a C++ expression).
-  std::string rowPrefetchOffset(unsigned k, const std::string &n) const;
-  /// The number of rows of row coordinate `row` (a C++ expression), or ""
-  /// when the program does not prefetch.
-  std::string rowPrefetchRows(const phys::Value *row) const;
-  /// Starts the copies of the CTA's next row into the buffers.
-  void emitRowPrefetchIssue(const phys::Value *row, const std::string &rows);
   /// Points the `reg` loads at the top of `b` at register slot `slot`
   /// (set) or back at memory; sets / clears regSlot.
   void overrideRegLoads(const phys::Block &b, const std::string &slot,

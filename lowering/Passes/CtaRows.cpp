@@ -23,11 +23,7 @@
 //     view extent) and none has a user combine, loads of row r at the
 //     member get `reg`: per launch, rows of up to regMaxK * 1024 elements
 //     live in registers (T threads, K per thread chosen from n alone,
-//     phys::rowRegChoice) and those loads read them (EmitRowRegs.cpp);
-//     with `regPrefetch` (every register view's element size divides 16)
-//     the launch is persistent and the K = regMaxK variant copies each
-//     CTA's next row into shared memory while it computes the current one
-//     (EmitRowPrefetch.cpp).
+//     phys::rowRegChoice) and those loads read them (EmitRowRegs.cpp).
 //
 // Applies only when no view the segment writes is also read by it (so no
 // barrier is needed between a thread's store and another thread's load),
@@ -257,11 +253,6 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
   if (p.regMaxK) {
     p.sharedBytes =
         std::max(p.sharedBytes, rowRegScratchBytes(maxComponents));
-    // cp.async moves 16-byte pieces: elements must tile them.
-    p.regPrefetch = true;
-    for (unsigned i : p.regParams)
-      if (16 % elemBytes(p.params[i].type.elem) != 0)
-        p.regPrefetch = false;
   }
   p.stageLimitBytes = staged.empty() ? 0 : kMaxSharedBytes - p.sharedBytes;
   what = "cta-rows: one CTA per instance; reductions and parallel fors "
@@ -276,12 +267,6 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
             p.params[p.regLengthParam].name + ".extent(" +
             std::to_string(p.regLengthDim) + ")), else " +
             std::to_string(kCtaThreads) + " threads";
-    if (p.regPrefetch)
-      what += "; with 1024 threads of K = " + std::to_string(p.regMaxK) +
-            " (one CTA per SM) each CTA prefetches its next row into shared "
-            "memory (cp.async, overlapping the current row's compute) on a "
-            "persistent grid when the rows are contiguous and 16-byte "
-            "aligned";
   } else {
     what += "; " + std::to_string(kCtaThreads) +
             " threads (rows not in registers: " + regWhy + ")";

@@ -500,13 +500,6 @@ public:
   int regMaxK = 0;
   unsigned regLengthParam = 0;
   unsigned regLengthDim = 0;
-  /// Cross-row prefetch of register rows (docs/passes.md §3): the variant
-  /// K = regMaxK of a launch whose register rows are contiguous and 16-byte
-  /// aligned copies row r + stride (the CTA's next row) of every register
-  /// view into shared memory at offset sharedBytes (cp.async) while row r
-  /// is computed, and fills the registers of its next row from there. The
-  /// launch is persistent (launch_config::persistent).
-  bool regPrefetch = false;
   std::vector<Param> params;
   std::vector<LaunchExpr> exprs; ///< hash-consed: equal nodes share an index
   std::vector<Segment> segments; ///< one per group, in group order

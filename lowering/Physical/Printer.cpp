@@ -68,8 +68,6 @@ public:
       os << " K up to " << p.regMaxK << " by "
          << p.params[p.regLengthParam].name << ".extent(" << p.regLengthDim
          << ")";
-      if (p.regPrefetch)
-        os << " prefetch";
     }
     os << ") (";
     for (unsigned i = 0; i < p.params.size(); ++i) {

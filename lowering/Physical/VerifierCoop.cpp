@@ -184,14 +184,8 @@ private:
     if (!p.regMaxK) {
       if (!p.regParams.empty())
         error("register row views without a register form (regMaxK 0)");
-      if (p.regPrefetch)
-        error("register-row prefetch without register rows (regMaxK 0)");
       return;
     }
-    // The prefetch buffer follows the scratch; cp.async writes 16 bytes.
-    if (p.regPrefetch && p.sharedBytes % 16)
-      error("register-row prefetch: the row buffer at shared offset " +
-            std::to_string(p.sharedBytes) + " is not 16-byte aligned");
     if (p.scope != ExecScope::CTA)
       error("register rows need exec scope cta");
     if (p.regMaxK != 4 && p.regMaxK != 8 && p.regMaxK != 16 &&

@@ -87,8 +87,8 @@ int main(int argc, char **argv) {
                             {{0, 0}, {3, 0}, {1, 1}, {70, 3}, {40, 128},
                              {33, 129}, {4, 300}, {5, 513}, {9, 1024},
                              {5, 1025}, {3, 8192}, {2, 32768}, {2, 32769},
-                             // CTAs with several rows; cross-row prefetch
-                             // with 1024 threads (n > 16384)
+                             // CTAs with several rows, also of 1024
+                             // threads (n > 16384)
                              {30, 1024}, {14, 20000}},
                             runSize);
 }

@@ -79,8 +79,8 @@ int main(int argc, char **argv) {
                             {{0, 0}, {3, 0}, {1, 1}, {70, 3}, {40, 128},
                              {33, 129}, {4, 300}, {9, 1024}, {5, 2047}, {5, 2049},
                              {3, 8192}, {3, 16384}, {2, 16385}, {2, 20001},
-                             // CTAs with several rows; cross-row prefetch
-                             // with 1024 threads (n > 16384)
+                             // CTAs with several rows, also of 1024
+                             // threads (n > 16384)
                              {30, 1024}, {14, 2048}, {14, 16400}},
                             runSize);
 }

@@ -197,7 +197,6 @@ TEST(CtaRows, RegisterRows) {
   EXPECT_EQ(s.program->params[s.program->regParams[0]].name, "in");
   EXPECT_EQ(s.program->params[s.program->regLengthParam].name, "in");
   EXPECT_EQ(s.program->regLengthDim, 1u);
-  EXPECT_TRUE(s.program->regPrefetch);
   Built l = buildFile("layernorm.kir");
   ASSERT_EQ(l.program->regParams.size(), 1u);
   EXPECT_EQ(l.program->params[l.program->regParams[0]].name, "x");
@@ -290,20 +289,6 @@ TEST(CtaRowsVerifier, RegisterRowLength) {
   Built b = buildFile("softmax.kir");
   b.program->regLengthDim = 0; // in.extent(0): the rows, not the row length
   expectError(b, "[coop]", "ranges over [0, n)");
-}
-
-TEST(CtaRowsVerifier, PrefetchNeedsRegisterRows) {
-  Built b = buildFile("softmax.kir");
-  b.program->regMaxK = 0;
-  b.program->regParams.clear();
-  expectError(b, "[coop]", "prefetch without register rows");
-}
-
-TEST(CtaRowsVerifier, PrefetchBufferAlignment) {
-  Built b = buildFile("softmax.kir");
-  ASSERT_TRUE(b.program->regPrefetch);
-  b.program->sharedBytes += 8; // the buffer after the scratch: not 16-aligned
-  expectError(b, "[coop]", "is not 16-byte aligned");
 }
 
 //===--- Row cache (Physical/RowCache.h) -------------------------------------===//

@@ -67,8 +67,8 @@ struct launch_config {
   /// Persistent grid: in gpu mode the grid is also capped at what can be
   /// resident at once (SM count x cudaOccupancyMaxActiveBlocksPerMultiprocessor
   /// for the kernel, block and shared_bytes), so every CTA stays resident and
-  /// a CTA with several program ids knows the next one it will run (the
-  /// cross-row prefetch of cta-rows, docs/passes.md §3). No effect in cpu
+  /// a CTA with several program ids knows the next one it will run (e.g. to
+  /// prefetch for it; no generated kernel uses this now). No effect in cpu
   /// mode, whose cooperative grid is capped anyway (docs/runtime.md §5).
   bool persistent = false;
 };
