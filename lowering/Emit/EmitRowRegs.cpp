@@ -259,46 +259,19 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
     }
     target = acc;
   };
-  // A full chunk (all four members < n) runs unguarded; only the chunk
-  // holding n checks each member (measured: a per-member guard tripled the
-  // instructions of layernorm's register variant).
-  // A row of exactly RK x T (uniform over the CTA): no chunk checks at all.
-  const std::string rb = "rb" + id;
-  open("if (" + rn + " == RK * " + kRt + "cta_size()) {");
-  line("#pragma unroll");
-  open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
-  line("const int " + rb + " = (" + rv + " * " + kRt + "cta_size() + " + kRt +
-       "cta_thread()) * 4;");
-  line("#pragma unroll");
-  open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
-  line("const int " + k + " = " + rb + " + " + rq + ";");
-  member();
-  close();
-  close();
-  close();
-  open("else {");
-  line("#pragma unroll");
-  open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
-  line("const int " + rb + " = (" + rv + " * " + kRt + "cta_size() + " + kRt +
-       "cta_thread()) * 4;");
-  open("if (" + rb + " + 4 <= " + rn + ") {");
-  line("#pragma unroll");
-  open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
-  line("const int " + k + " = " + rb + " + " + rq + ";");
-  member();
-  close();
-  close();
-  open("else {");
-  line("#pragma unroll");
-  open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
-  line("const int " + k + " = " + rb + " + " + rq + ";");
-  open("if (" + k + " < " + rn + ") {");
-  member();
-  close();
-  close();
-  close();
-  close();
-  close();
+  auto fourMembers = [&](bool guarded) {
+    line("#pragma unroll");
+    open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+    line("const int " + k + " = rb" + id + " + " + rq + ";");
+    if (guarded)
+      open("if (" + k + " < " + rn + ") {");
+    member();
+    if (guarded)
+      close();
+    close();
+  };
+  emitChunkLoop(id, rn, [&]() { fourMembers(false); },
+                [&]() { fourMembers(true); });
   for (int j = 0; j < 4; ++j) {
     std::vector<std::string> other;
     for (unsigned c = 0; c < nc; ++c)
@@ -471,36 +444,48 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
            "[" + rq + "];");
     }
   };
-  const std::string chunkStart = "const int " + rb + " = (" + rv + " * " +
-                                 kRt + "cta_size() + " + kRt +
-                                 "cta_thread()) * 4;";
   overrideRegLoads(body, rv + " * 4 + " + rq, true);
-  // A row of exactly RK x T (uniform over the CTA): every chunk is full.
-  open("if (" + ub + " == RK * " + kRt + "cta_size()) {");
-  line("#pragma unroll");
-  open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
-  line(chunkStart);
-  fullChunk();
-  close();
-  close();
-  open("else {");
-  line("#pragma unroll");
-  open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
-  line(chunkStart);
-  open("if (" + rb + " + 4 <= " + ub + ") {");
-  fullChunk();
-  close();
-  // Tail chunk: member by member.
-  open("else {");
-  line("#pragma unroll");
-  open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
-  line("const int64_t " + iv + " = " + rb + " + " + rq + ";");
-  open("if (" + rb + " + " + rq + " < " + ub + ") {");
-  emitOps(body, pid);
-  close();
-  close();
-  close();
-  close();
+  emitChunkLoop(id, ub, fullChunk, [&]() {
+    // The chunk holding n: member by member.
+    line("#pragma unroll");
+    open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+    line("const int64_t " + iv + " = " + rb + " + " + rq + ";");
+    open("if (" + rb + " + " + rq + " < " + ub + ") {");
+    emitOps(body, pid);
+    close();
+    close();
+  });
   overrideRegLoads(body, "", false);
+}
+
+void ProgramEmitter::emitChunkLoop(const std::string &id, const std::string &n,
+                                   const std::function<void()> &full,
+                                   const std::function<void()> &tail) {
+  const std::string rv = "rv" + id, rb = "rb" + id;
+  auto chunks = [&](bool allFull) {
+    line("#pragma unroll");
+    open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
+    line("const int " + rb + " = (" + rv + " * " + kRt + "cta_size() + " +
+         kRt + "cta_thread()) * 4;");
+    if (allFull) {
+      full();
+    } else {
+      open("if (" + rb + " + 4 <= " + n + ") {");
+      full();
+      close();
+      open("else {");
+      tail();
+      close();
+    }
+    close();
+  };
+  // A row of exactly RK x T (a branch uniform over the CTA): every chunk is
+  // full, no checks at all; otherwise one check per chunk (measured: a
+  // check per member tripled the instructions of layernorm's variant).
+  open("if (" + n + " == RK * " + kRt + "cta_size()) {");
+  chunks(true);
+  close();
+  open("else {");
+  chunks(false);
   close();
 }

@@ -18,6 +18,7 @@
 #include "Emit/CudaEmitter.h"
 #include "Physical/IR.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -160,6 +161,13 @@ private:
   /// the result components to `out`.
   void emitCtaReduceRegs(const phys::Op &op, const std::string &pid,
                          const std::vector<std::string> &out);
+  /// The chunk loop of the register slots (`rv<id>`, chunk start `rb<id>`)
+  /// over a row of `n` members: `full` emits a chunk whose four members are
+  /// < n, `tail` the chunk holding n; with n == RK x T (uniform over the
+  /// CTA) every chunk is full and nothing is checked.
+  void emitChunkLoop(const std::string &id, const std::string &n,
+                     const std::function<void()> &full,
+                     const std::function<void()> &tail);
   /// for {dist = "cta"} over the register slots.
   void emitCtaForRegs(const phys::Op &op, const std::string &pid);
   /// The reduction being emitted among the instance's distributed ones,
