@@ -40,7 +40,7 @@ FILL = {"i8": (-100, 100, 0), "u8": (0, 255, 0), "i16": (-1000, 1000, 0),
         "f32": (-64.0, 64.0, 2), "f64": (-64.0, 64.0, 2)}
 EXTENTS = [0, 1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 64]
 REDUCTION_PATTERNS = ["reduce", "reduce", "scan", "arg", "region_fold",
-                      "region_scan"]
+                      "region_scan", "rowpipe"]
 MARK = "\x01"
 PARAM_MARK = "\x02"
 
@@ -603,6 +603,12 @@ class KernelGen:
         if pat == "arg":
             o = out(st, self.shape(1))
             return [o, out("i64", list(o.extents))]
+        if pat == "rowpipe":
+            o = out(st, self.shape(2))
+            x = ViewParam(f"rw{len(region_inputs)}", st,
+                          [max(e, 1) for e in o.extents], False)
+            region_inputs.append(x)
+            return [o, x]
         offs = reducegen.offsets(r)
         n = len(region_inputs) // 2
         off = ViewParam(f"off{n}", "i32", [len(offs)], False)
@@ -733,6 +739,8 @@ def _reduction_group(kg, pattern, outs):
         return reducegen.scan_group(kg, o)
     if pattern == "arg":
         return reducegen.arg_group(kg, o, outs[1])
+    if pattern == "rowpipe":
+        return reducegen.rowpipe_group(kg, o, outs[1])
     return reducegen.region_group(kg, o, outs[1], outs[2],
                                   pattern == "region_scan")
 

@@ -9,7 +9,11 @@ Each function takes the KernelGen `kg` and returns the lines of one group:
   - arg:     argmax/argmin per row with random tie / nan_policy constants over
              values with many ties (and quiet NaN for floating point);
   - region:  region_fold or region_scan at kernel level over a generated
-             non-decreasing offsets input (empty regions included).
+             non-decreasing offsets input (empty regions included);
+  - rowpipe: a parallel_for over the rows of o that reduces an expression
+             V of its own input row x(i, k) and then writes W(V, acc) in a
+             nested parallel_for: the same V in both lambdas (cta-rows with
+             register rows, and the row-cache pass keeping V in the row).
 Every value stays exact whatever the combine order: integer sums are bounded
 (no overflow), unsigned products wrap, floating-point sums add multiples of
 1/4 of magnitude at most 64, and max/min/bit ops are exact anyway.
@@ -301,3 +305,73 @@ def region_group(kg, o, off, data, scan):
             f"                      {emit},",
             f"                      intent::scan_kind::{kind}, "
             f"intent::direction::{dirn});"]
+
+
+def row_value(kg, ty, load):
+    """A safe expression V of the row element `load` (text) of type ty: the
+    same random shape for every k, so both lambdas compute the same V."""
+    r = kg.r
+    c = CTYPE[ty]
+    if ty in FLOAT_TYPES:
+        sfx = "f" if ty == "f32" else ""
+        mul = r.choice(["1.0", "2.0", "-1.0", "0.5"])
+        add = r.randint(-16, 16) / 4
+        shape = r.choice(["lin", "abs", "sq"])
+        if shape == "lin":
+            text = f"({load} * {mul}{sfx} + {add}{sfx})"
+            bound = 64 * abs(float(mul)) + abs(add)
+        elif shape == "abs":
+            text = f"std::fabs({load} - {add}{sfx})"
+            bound = 64 + abs(add)
+        else:  # x * x / 64: multiples of 1/1024, clamped below
+            text = f"({load} * {load} / 64.0{sfx})"
+            bound = 64
+        fb = 10 if shape == "sq" else 3 if mul == "0.5" else 2
+        e = Ex(text, ty, -bound, bound, fb)
+        return value_of(kg, ty, e)
+    if ty == "u32":
+        k = r.choice([3, 5, 1664525])
+        return Ex(f"({load} * {k}u + {r.randint(0, 99)}u)", ty)
+    k = r.randint(-7, 7)
+    d = r.randint(-50, 50)
+    lim = 10**6 if ty == "i64" else 1000
+    e = Ex(f"({load} * {literal(ty, k)} + {literal(ty, d)})", ty,
+           -lim * 7 - 50, lim * 7 + 50)
+    return value_of(kg, ty, e)
+
+
+def rowpipe_group(kg, o, x):
+    """parallel_for over the rows of o (rank 2) reading x (its shape or
+    larger): acc = reduce over the row of V(x(i, k)); then o(i, k) =
+    W(V(x(i, k)), acc) for every k of the row."""
+    ty = o.cty
+    c = CTYPE[ty]
+    saved = kg.enter_lambda()
+    (i,) = kg.coords(o.extents[:1])
+    lines = [kg.parallel("  ", [f"{o.name}.extent(0)"], [i])]
+    op, (init, comb) = combine(kg, ty)
+    if op == "struct":  # one component: keep the pattern on plain types
+        op, (init, comb) = "plus", (literal(ty, 0), "intent::ops::plus{}")
+    hi = max(o.extents[1] - 1, 0)
+    acc = kg.fresh("acc")
+    k, lam = lam_k(kg, hi)
+    v = row_value(kg, ty, f"{x.name}({i}, {k})")
+    lines += [f"    {c} {acc} = intent::reduce({o.name}.extent(1), {init}, {comb},",
+              f"        [&]({decl_mark_k(k)}index {k}) {{ return {v.text}; }});"]
+    kg.leave_lambda(lam)
+    k2, lam = lam_k(kg, hi)
+    v2 = v.text.replace(f"{x.name}({i}, {k})", f"{x.name}({i}, {k2})")
+    if ty in FLOAT_TYPES:
+        # acc: an exact sum / extremum of quarters; W stays exact.
+        w = kg.r.choice([f"{v2} + {acc}", f"{v2} - {acc}", f"{acc} - {v2} * 2"])
+        # max/min with an infinite init over an empty row never reach W.
+    elif ty == "u32":
+        w = kg.r.choice([f"{v2} + {acc}", f"{v2} ^ {acc}", f"{v2} * {acc}"])
+    else:
+        w = kg.r.choice([f"{v2} + {acc}", f"{v2} - {acc}", f"{v2} ^ {acc}"])
+    lines += [f"    parallel_for({o.name}.extent(1), [&]({decl_mark_k(k2)}index {k2}) {{",
+              f"      {o.name}({i}, {k2}) = static_cast<{o.ctype}>({w});",
+              "    });"]
+    kg.leave_lambda(lam)
+    kg.leave_lambda(saved)
+    return lines + ["  });"]
