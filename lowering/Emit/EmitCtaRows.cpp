@@ -169,25 +169,14 @@ void ProgramEmitter::emitCtaReduceStrided(const Op &t, const std::string &pid,
   const bool user = !arg && t.strAttr("combiner") == "user";
   const unsigned nc = types.size();
   auto names = [&](const std::string &prefix) {
-    std::vector<std::string> v;
-    for (unsigned c = 0; c < nc; ++c)
-      v.push_back(prefix + id + "_" + std::to_string(c));
-    return v;
+    return componentNames(prefix, id, nc);
   };
   const std::vector<std::string> acc = names("ra");
   // The accumulator combineInto updates: acc, or one of the unrolled
   // per-thread accumulators (see below).
   std::vector<std::string> target = acc;
   auto combineInto = [&](const std::vector<std::string> &other) {
-    if (!arg) {
-      std::vector<std::string> pair = target;
-      pair.insert(pair.end(), other.begin(), other.end());
-      emitRegion(*t.region(CombineRegion), pair, pid);
-      for (unsigned c = 0; c < nc; ++c)
-        line(target[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
-      return;
-    }
-    emitArgMerge(t, target[0], target[1], other[0], other[1]);
+    emitCombineInto(t, target, other, pid);
   };
   auto warpTree = [&](const std::string &tag) {
     std::vector<std::string> other = names("rx" + tag);
@@ -225,14 +214,7 @@ void ProgramEmitter::emitCtaReduceStrided(const Op &t, const std::string &pid,
   }
   auto member = [&](const std::string &kk) {
     emitRegion(*t.region(ValueRegion), {kk}, pid);
-    if (arg) {
-      combineInto({callbackResult(t, ValueRegion, 0), kk});
-    } else {
-      std::vector<std::string> x;
-      for (unsigned c = 0; c < nc; ++c)
-        x.push_back(callbackResult(t, ValueRegion, c));
-      combineInto(x);
-    }
+    combineInto(memberValue(t, kk));
   };
   // Strided members: U independent accumulators per thread (member
   // k + j * T of each step goes to accumulator j), so U loads are in flight

@@ -66,10 +66,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   accComponents(*t, types, identity); // built-in combines: literal identities
   const unsigned nc = types.size();
   auto names = [&](const std::string &prefix) {
-    std::vector<std::string> v;
-    for (unsigned c = 0; c < nc; ++c)
-      v.push_back(prefix + id + "_" + std::to_string(c));
-    return v;
+    return componentNames(prefix, id, nc);
   };
   const std::vector<std::string> acc = names("ga");
 
@@ -80,15 +77,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   // (`increasing`: other's position follows target's, see emitArgMerge).
   auto combineInto = [&](const std::vector<std::string> &other,
                          bool increasing = false) {
-    if (!arg) {
-      std::vector<std::string> pair = acc;
-      pair.insert(pair.end(), other.begin(), other.end());
-      emitRegion(*t->region(CombineRegion), pair, pid);
-      for (unsigned c = 0; c < nc; ++c)
-        line(acc[c] + " = " + callbackResult(*t, CombineRegion, c) + ";");
-      return;
-    }
-    emitArgMerge(*t, target[0], target[1], other[0], other[1], increasing);
+    emitCombineInto(*t, target, other, pid, increasing);
   };
   // The CTA's threads combine their accumulators; thread 0 ends with all.
   auto ctaTree = [&](const std::string &tag) {
@@ -211,14 +200,10 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
         target = {laneAcc[0] + slot, laneAcc[1] + slot};
       // Each accumulator (acc, or one vector lane's) receives its members
       // in increasing order: the merge needs no position comparison.
-      combineInto({callbackResult(*t, ValueRegion, 0), k}, true);
+      combineInto(memberValue(*t, k), true);
       target = acc;
-    }
-    else {
-      std::vector<std::string> x;
-      for (unsigned c = 0; c < nc; ++c)
-        x.push_back(callbackResult(*t, ValueRegion, c));
-      combineInto(x);
+    } else {
+      combineInto(memberValue(*t, k));
     }
   };
   // Vector u of an unrolled step (0: the only one): its loads, named gvL_u,
@@ -357,6 +342,40 @@ void ProgramEmitter::accComponents(const Op &t, std::vector<Type> &types,
                            ? name(inits[c])
                            : literal(t.acc[c].value, t.acc[c].type.elem));
   }
+}
+
+std::vector<std::string>
+ProgramEmitter::componentNames(const std::string &prefix, const std::string &id,
+                               unsigned n) {
+  std::vector<std::string> v;
+  for (unsigned c = 0; c < n; ++c)
+    v.push_back(prefix + id + "_" + std::to_string(c));
+  return v;
+}
+
+void ProgramEmitter::emitCombineInto(const Op &t,
+                                     const std::vector<std::string> &target,
+                                     const std::vector<std::string> &other,
+                                     const std::string &pid, bool increasing) {
+  if (t.opcode == Opcode::ArgReduce) {
+    emitArgMerge(t, target[0], target[1], other[0], other[1], increasing);
+    return;
+  }
+  std::vector<std::string> pair = target;
+  pair.insert(pair.end(), other.begin(), other.end());
+  emitRegion(*t.region(CombineRegion), pair, pid);
+  for (unsigned c = 0; c < target.size(); ++c)
+    line(target[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
+}
+
+std::vector<std::string> ProgramEmitter::memberValue(const Op &t,
+                                                     const std::string &k) const {
+  if (t.opcode == Opcode::ArgReduce)
+    return {callbackResult(t, ValueRegion, 0), k};
+  std::vector<std::string> x;
+  for (unsigned c = 0; c < t.acc.size(); ++c)
+    x.push_back(callbackResult(t, ValueRegion, c));
+  return x;
 }
 
 void ProgramEmitter::emitArgMerge(const Op &t, const std::string &b,

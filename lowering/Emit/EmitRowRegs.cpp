@@ -178,23 +178,12 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
   accComponents(t, types, identity);
   const unsigned nc = types.size();
   auto names = [&](const std::string &prefix) {
-    std::vector<std::string> v;
-    for (unsigned c = 0; c < nc; ++c)
-      v.push_back(prefix + id + "_" + str(c));
-    return v;
+    return componentNames(prefix, id, nc);
   };
   const std::vector<std::string> acc = names("ra");
   std::vector<std::string> target = acc;
   auto combineInto = [&](const std::vector<std::string> &other) {
-    if (!arg) {
-      std::vector<std::string> pair = target;
-      pair.insert(pair.end(), other.begin(), other.end());
-      emitRegion(*t.region(CombineRegion), pair, pid);
-      for (unsigned c = 0; c < nc; ++c)
-        line(target[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
-      return;
-    }
-    emitArgMerge(t, target[0], target[1], other[0], other[1]);
+    emitCombineInto(t, target, other, pid);
   };
   // acc = combine(low lane's value, high lane's value) at each level: every
   // lane computes the same ordered tree, so all hold the same bits (also
@@ -249,14 +238,7 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
     target.clear();
     for (unsigned c = 0; c < nc; ++c)
       target.push_back(lanes[c] + "[" + rq + "]");
-    if (arg) {
-      combineInto({callbackResult(t, ValueRegion, 0), k});
-    } else {
-      std::vector<std::string> x;
-      for (unsigned c = 0; c < nc; ++c)
-        x.push_back(callbackResult(t, ValueRegion, c));
-      combineInto(x);
-    }
+    combineInto(memberValue(t, k));
     target = acc;
   };
   auto fourMembers = [&](bool guarded) {
@@ -324,11 +306,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
   const std::string id = str(op.id), iv = name(body.args[0]);
   const std::string rv = "rv" + id, rq = "rq" + id, rb = "rb" + id;
   const std::string ub = "rn" + id;
-  const Value *row = nullptr;
-  for (const auto &d : op.parent->ops)
-    if (d->opcode == Opcode::Delinearize && d->results.size() == 1 &&
-        d->operands[0] == op.parent->args[0])
-      row = d->result(0);
+  const Value *row = rowCoordinate(*op.parent);
   // Stores of row r at the iteration, the only access to their view in the
   // body: a full chunk collects its 4 values and writes them at once.
   std::vector<const Op *> vecStores;

@@ -133,6 +133,21 @@ private:
   /// value and position -1; a user combine's component: its init operand).
   void accComponents(const phys::Op &t, std::vector<phys::Type> &types,
                      std::vector<std::string> &identity);
+  /// `<prefix><id>_<c>` for the n accumulator components of one op: the
+  /// locals the cooperative forms keep one accumulator in.
+  static std::vector<std::string> componentNames(const std::string &prefix,
+                                                 const std::string &id,
+                                                 unsigned n);
+  /// target = combine(target, other) for reduce / argreduce `t`: its
+  /// combine region, or the arg-merge (`increasing` as in emitArgMerge).
+  void emitCombineInto(const phys::Op &t,
+                       const std::vector<std::string> &target,
+                       const std::vector<std::string> &other,
+                       const std::string &pid, bool increasing = false);
+  /// What member `k` contributes once t's value region has run for it:
+  /// the region's results, for an argreduce the value and position k.
+  std::vector<std::string> memberValue(const phys::Op &t,
+                                       const std::string &k) const;
   void emitArgMerge(const phys::Op &t, const std::string &b,
                     const std::string &q, const std::string &x,
                     const std::string &k, bool increasing = false);

@@ -122,8 +122,8 @@ std::string rejection(const Program &p, Op *&segOp) {
 /// The register-row form (docs/passes.md §3): marks the loads of row r at
 /// the member of a distributed op `reg` and fills the program's register
 /// fields; returns why not when it does not apply.
-std::string chooseRegisterRows(Program &p, Block &body, const Op *dec) {
-  if (!dec || dec->results.size() != 1)
+std::string chooseRegisterRows(Program &p, Block &body, const Value *row) {
+  if (!row)
     return "the instance has no single row coordinate";
   // Every distributed op ranges over [0, extent(v, d)) of one view.
   const Op *length = nullptr;
@@ -166,7 +166,7 @@ std::string chooseRegisterRows(Program &p, Block &body, const Op *dec) {
       const Value *m = l->memory();
       if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView() ||
           !m->type.constElem || m->type.rank != 2 ||
-          l->coords()[0] != dec->result(0) || l->coords()[1] != b.args[0])
+          l->coords()[0] != row || l->coords()[1] != b.args[0])
         continue;
       loads.push_back(l.get());
       params.insert(m->argNo);
@@ -199,10 +199,7 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
   if (!why.empty())
     return why;
   Block &body = segOp->regions[0]->block;
-  const Op *dec = nullptr;
-  for (const auto &op : body.ops)
-    if (op->opcode == Opcode::Delinearize && op->operands[0] == body.args[0])
-      dec = op.get();
+  const Value *row = rowCoordinate(body);
   unsigned maxComponents = 1;
   // Row staging candidates: param -> top-level ops that read its row r.
   std::map<unsigned, std::set<const Op *>> passesOver;
@@ -226,8 +223,8 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
       if (l.opcode != Opcode::Load)
         return;
       const Value *m = l.memory();
-      if (!dec || dec->results.size() != 1 || !m->type.isView() || !m->type.constElem || m->type.rank != 2 ||
-          l.guard() || l.coords()[0] != dec->result(0) ||
+      if (!row || !m->type.isView() || !m->type.constElem ||
+          m->type.rank != 2 || l.guard() || l.coords()[0] != row ||
           m->owner != &p.body->block)
         return;
       passesOver[m->argNo].insert(&top);
@@ -249,7 +246,7 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
   p.ctaThreads = kCtaThreads;
   p.sharedBytes = rowScratchBytes(maxComponents);
   p.stagedParams.assign(staged.begin(), staged.end());
-  std::string regWhy = chooseRegisterRows(p, body, dec);
+  std::string regWhy = chooseRegisterRows(p, body, row);
   if (p.regMaxK) {
     p.sharedBytes =
         std::max(p.sharedBytes, rowRegScratchBytes(maxComponents));

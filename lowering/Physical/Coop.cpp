@@ -65,6 +65,15 @@ bool intent::phys::isCommutativeCombiner(llvm::StringRef c) {
          c == "bit_and" || c == "bit_or" || c == "bit_xor";
 }
 
+const Value *intent::phys::rowCoordinate(const Block &b) {
+  const Op *dec = nullptr;
+  for (const auto &op : b.ops)
+    if (op->opcode == Opcode::Delinearize && !b.args.empty() &&
+        op->operands[0] == b.args[0])
+      dec = op.get();
+  return dec && dec->results.size() == 1 ? dec->result(0) : nullptr;
+}
+
 int64_t intent::phys::rowScratchBytes(unsigned components) {
   // Rounded to 16 bytes: staged rows follow it.
   return (256 * static_cast<int64_t>(components) + 8 * components + 15) / 16 *

@@ -41,6 +41,11 @@ bool isShuffleKind(ScalarKind k);
 int64_t gridWorkspaceWords(unsigned components, int64_t maxPrograms);
 int64_t gridSharedBytes(unsigned components);
 
+/// cta-rows: the row coordinate r of instance block `b` (a segment's
+/// region): the single result of the delinearize of b's local index; null
+/// when the instance has no such single coordinate.
+const Value *rowCoordinate(const Block &b);
+
 /// cta-rows (docs/passes.md): the scratch bytes at shared offset 0 that a
 /// CTA-distributed reduction of `components` components uses (warp
 /// partials, then the broadcast result).

@@ -248,33 +248,30 @@ private:
       opError(op, "a `reg` load needs register rows (regMaxK)");
       return;
     }
-    const Value *m = op.memory();
-    bool isParam = m->isBlockArg() && m->owner == &p.body->block;
-    if (!isParam || std::find(p.regParams.begin(), p.regParams.end(),
-                              m->argNo) == p.regParams.end()) {
+    if (!isParamIn(op.memory(), p.regParams)) {
       opError(op, "a `reg` load must read a register row parameter");
       return;
     }
     const Op *dist = op.parentOp();
     if (!dist || dist->strAttr("dist") != "cta" ||
-        op.parent != &dist->region(dist->opcode == Opcode::For
-                                       ? 0
-                                       : ValueRegion)->block) {
+        op.parent != &memberBlock(*dist)) {
       opError(op, "a `reg` load sits at the top of the member region of a "
                   "distributed op");
       return;
     }
     const Op *seg = dist->parentOp();
-    const Op *dec = nullptr;
-    if (seg && seg->opcode == Opcode::Segment)
-      for (const auto &o : seg->regions[0]->block.ops)
-        if (o->opcode == Opcode::Delinearize &&
-            o->operands[0] == seg->regions[0]->block.args[0])
-          dec = o.get();
-    if (op.guard() || !dec || dec->results.size() != 1 ||
-        op.coords().size() != 2 || op.coords()[0] != dec->result(0) ||
-        op.coords()[1] != op.parent->args[0])
+    const Value *row = seg && seg->opcode == Opcode::Segment
+                           ? rowCoordinate(seg->regions[0]->block)
+                           : nullptr;
+    if (op.guard() || !row || op.coords().size() != 2 ||
+        op.coords()[0] != row || op.coords()[1] != op.parent->args[0])
       opError(op, "a `reg` load reads row r at the member, unguarded");
+  }
+
+  /// `m` is one of the program's parameters `params`.
+  bool isParamIn(const Value *m, const std::vector<unsigned> &params) const {
+    return m->isBlockArg() && m->owner == &p.body->block &&
+           std::find(params.begin(), params.end(), m->argNo) != params.end();
   }
 
   const Op *segmentOf(const Op &op) const {
@@ -359,22 +356,13 @@ private:
   void verifyStaged(const Op &op) {
     if (p.scope != ExecScope::CTA)
       opError(op, "a staged load needs exec scope cta");
-    const Value *m = op.memory();
-    bool isParam = m->isBlockArg() && m->owner == &p.body->block;
-    if (!isParam || std::find(p.stagedParams.begin(), p.stagedParams.end(),
-                              m->argNo) == p.stagedParams.end()) {
+    if (!isParamIn(op.memory(), p.stagedParams)) {
       opError(op, "a staged load must read a staged parameter");
       return;
     }
     const Op *seg = segmentOf(op);
-    const Op *dec = nullptr;
-    if (seg)
-      for (const auto &o : seg->regions[0]->block.ops)
-        if (o->opcode == Opcode::Delinearize &&
-            o->operands[0] == seg->regions[0]->block.args[0])
-          dec = o.get();
-    if (!dec || dec->results.size() != 1 || op.coords().size() != 2 ||
-        op.coords()[0] != dec->result(0))
+    const Value *row = seg ? rowCoordinate(seg->regions[0]->block) : nullptr;
+    if (!row || op.coords().size() != 2 || op.coords()[0] != row)
       opError(op, "a staged load reads row r of its instance: its first "
                   "coordinate must be the segment's (only) instance "
                   "coordinate");
