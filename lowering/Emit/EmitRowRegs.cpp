@@ -93,8 +93,7 @@ void ProgramEmitter::emitRowRegisters(const Value *row) {
   // 64 and a spill with a 32-bit one: ptxas' allocation at the 64-register
   // cap of 1024 threads is that tight.)
   line("const int64_t rn = " + n + ";");
-  for (unsigned k = 0; k < p.regParams.size(); ++k) {
-    const unsigned i = p.regParams[k];
+  for (unsigned i : p.regParams) {
     const std::string t = scalarCxx(p.params[i].type.elem);
     const std::string v = name(p.param(i)), rr = "rr" + str(i);
     const std::string rp = "rp" + str(i);
