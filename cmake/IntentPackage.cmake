@@ -22,8 +22,27 @@ set(INTENT_PACKAGE_ROOT ${_intent_root} CACHE INTERNAL "The Intent source tree")
 find_program(INTENT_CLANGXX NAMES clang++-19 clang++
   PATHS /usr/lib/llvm-19/bin NO_DEFAULT_PATH)
 find_program(INTENT_CLANGXX NAMES clang++-19 clang++)
-set(INTENT_DEFAULT_ARCH sm_90a CACHE STRING
-  "GPU architecture intentc and intent_add_executable compile for")
+# Machine code for Hopper plus PTX for sm_80: runs on every GPU from sm_80 up
+# (the CUDA driver compiles the PTX for newer ones).
+set(INTENT_DEFAULT_ARCH "sm_90a,compute_80" CACHE STRING
+  "GPU architectures (intentc syntax) intentc and intent_add_executable compile for by default")
+option(INTENT_FP_CONTRACT_OFF
+  "intent_add_executable: compile generated code without FMA contraction (--fmad=false)" OFF)
+# The version: the Intent project's (the top-level CMakeLists.txt), or the
+# standalone runtime's.
+set(INTENT_VERSION ${PROJECT_VERSION} CACHE INTERNAL "The Intent version")
+# The generated-code ABI version, defined by the runtime header; intentc
+# --version prints it.
+file(STRINGS ${_intent_root}/runtime/include/intent/runtime/api.hpp _intent_abi
+     REGEX "^#define INTENT_ABI_VERSION [0-9]+")
+string(REGEX REPLACE ".* ([0-9]+)$" "\\1" _intent_abi "${_intent_abi}")
+set(INTENT_ABI_VERSION ${_intent_abi} CACHE INTERNAL "The generated-code ABI version")
+# Code for the programs of this build (test/runtime, the examples) unless the
+# caller chose: CMake's own default (sm_52 or sm_75) is too old for Intent.
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+  include(${CMAKE_CURRENT_LIST_DIR}/IntentFunctions.cmake)
+  intent_cuda_architectures(CMAKE_CUDA_ARCHITECTURES "${INTENT_DEFAULT_ARCH}")
+endif()
 set(INTENT_PLUGIN_PATH "" CACHE FILEPATH
   "A prebuilt libIntentPlugin.so, used when the plugin is not built here")
 get_filename_component(INTENT_CUDA_ROOT ${CUDAToolkit_BIN_DIR}/.. ABSOLUTE)
@@ -52,7 +71,14 @@ configure_package_config_file(
   INSTALL_DESTINATION ${INTENT_CMAKE_INSTALL_DIR}
   PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR
             INTENT_PLUGIN_INSTALL_PATH)
+# find_package(Intent 0.2): 0.2.x satisfies 0.2 (before 1.0, a minor
+# version may break compatibility).
+write_basic_package_version_file(
+  ${CMAKE_CURRENT_BINARY_DIR}/IntentConfigVersion.cmake
+  VERSION ${INTENT_VERSION}
+  COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/IntentConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/IntentConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/IntentFunctions.cmake
   DESTINATION ${INTENT_CMAKE_INSTALL_DIR})
 
@@ -82,7 +108,9 @@ function(_intent_write_driver_config file plugin runtime_lib)
   \"host_cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"cudart\": \"${CUDA_cudart_static_LIBRARY}\",
   \"system_libs\": ${system_libs},
-  \"default_arch\": \"${INTENT_DEFAULT_ARCH}\"
+  \"default_arch\": \"${INTENT_DEFAULT_ARCH}\",
+  \"version\": \"${INTENT_VERSION}\",
+  \"abi_version\": \"${INTENT_ABI_VERSION}\"
 }
 ")
 endfunction()

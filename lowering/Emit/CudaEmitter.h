@@ -57,6 +57,16 @@ std::string launchFunctionName(const phys::Program &p,
 void emitProgram(llvm::raw_ostream &os, const phys::Program &p,
                  const EmitOptions &opts);
 
+/// The generated-code ABI version this emitter and the plugin's rewritten
+/// sources are written for: INTENT_ABI_VERSION of the runtime's
+/// intent/runtime/api.hpp, which every generated file checks.
+constexpr int kAbiVersion = 1;
+
+/// Writes the compile-time check that the runtime headers have ABI version
+/// kAbiVersion (an #error asking to regenerate the file otherwise); placed
+/// after the runtime include.
+void emitAbiCheck(llvm::raw_ostream &os);
+
 /// Writes a whole `<tu>.kernels.cu`.
 void emitKernelsFile(llvm::raw_ostream &os,
                      llvm::ArrayRef<const phys::Program *> programs,

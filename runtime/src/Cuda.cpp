@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
@@ -105,7 +106,20 @@ bool cudaDevicePresent(std::string &Why) {
   return true;
 }
 
+namespace {
+/// The stream set by rt::set_stream, or null.
+std::atomic<cudaStream_t> UserStream{nullptr};
+} // namespace
+
+void setUserStream(void *Stream) {
+  UserStream.store(static_cast<cudaStream_t>(Stream));
+}
+
+void *userStream() { return UserStream.load(); }
+
 void *cudaStream() {
+  if (cudaStream_t User = UserStream.load())
+    return User;
   static cudaStream_t Stream = [] {
     cudaStream_t S = nullptr;
     // A blocking stream: it also orders with the legacy default stream, so

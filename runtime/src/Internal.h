@@ -113,8 +113,13 @@ bool keptZeroIsZero(std::size_t Bytes);
 /// Whether a CUDA device can be used; otherwise Why says why.
 bool cudaDevicePresent(std::string &Why);
 
-/// The runtime's stream, created on first use (gpu mode only).
+/// The stream launches and copies use: the one set by rt::set_stream, else
+/// the runtime's own, created on first use (gpu mode only).
 void *cudaStream();
+
+/// rt::set_stream's stream (null: none); no CUDA call.
+void setUserStream(void *Stream);
+void *userStream();
 
 void *cudaAllocate(std::size_t Bytes);
 void cudaDeallocate(void *Ptr) noexcept;

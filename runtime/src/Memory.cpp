@@ -51,6 +51,17 @@ void *stream_handle() {
   return mode() == device_mode::gpu ? detail::cudaStream() : nullptr;
 }
 
+void set_stream(CUstream_st *Stream) {
+  // The work issued so far runs before anything on the new stream.
+  if (mode() == device_mode::gpu)
+    detail::cudaSynchronize();
+  detail::setUserStream(Stream);
+}
+
+CUstream_st *get_stream() {
+  return static_cast<CUstream_st *>(detail::userStream());
+}
+
 namespace detail {
 
 void *allocate(std::size_t Bytes) {

@@ -21,6 +21,9 @@ void host(view<float, 1> y, view<const float, 1> x) {
 }
 
 // TU: #include <intent/runtime/api.hpp>
+// TU-NEXT: #if !defined(INTENT_ABI_VERSION) || INTENT_ABI_VERSION != 1
+// TU-NEXT: #error "this file was generated for Intent's generated-code ABI version 1, {{.*}}: regenerate it {{.*}}"
+// TU-NEXT: #endif
 // TU-NEXT: #line 1 "{{.*}}saxpy_call.cpp"
 // TU: } void __intent_launch_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a); inline void __intent_call_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a) { if (::intent::rt::mode() == ::intent::rt::device_mode::reference) { ::intent::rt::note_reference_call(); ::saxpy(y, x, a); return; } ::__intent_launch_saxpy_call_saxpy(y, x, a); }
 // TU: void host(view<float, 1> y, view<const float, 1> x) {
@@ -28,6 +31,7 @@ void host(view<float, 1> y, view<const float, 1> x) {
 // TU-NEXT:   ::__intent_call_saxpy_call_saxpy(y, x, 3.0f);
 
 // CU: #include <intent/runtime/kernel.hpp>
+// CU-NEXT: #if !defined(INTENT_ABI_VERSION) || INTENT_ABI_VERSION != 1
 // CU: #line 15 "{{.*}}saxpy_call.cpp"
 // CU: #line {{[0-9]+}} "{{.*}}saxpy_call.kernels.cu"
 // CU: __global__ void

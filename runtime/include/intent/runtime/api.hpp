@@ -16,6 +16,16 @@
 #include <stdexcept>
 #include <string>
 
+/// The version of the interface between generated code (<tu>.kernels.cu,
+/// <tu>.intent.cpp) and this runtime. Generated files check it at compile
+/// time and ask to be regenerated when it differs; it changes whenever the
+/// runtime's interface to generated code changes incompatibly.
+#define INTENT_ABI_VERSION 1
+
+/// cudaStream_t is `struct CUstream_st *`; declaring the struct keeps CUDA
+/// headers out of this one.
+struct CUstream_st;
+
 namespace intent {
 namespace rt {
 
@@ -66,6 +76,17 @@ void synchronize();
 /// The runtime's CUDA stream (a cudaStream_t) in gpu mode, null otherwise.
 /// Every launch and array copy is issued on it, in program order.
 void *stream_handle();
+
+/// Makes every later launch and array copy run on Stream (a cudaStream_t,
+/// e.g. PyTorch's current stream) instead of the runtime's own; null goes
+/// back to the runtime's own stream. Waits first for the work issued so far
+/// on the previous stream, so program order holds across the switch. The
+/// caller keeps Stream alive while it is set. Recorded, without effect, in
+/// cpu and reference modes (the program runs unchanged in every mode).
+void set_stream(CUstream_st *Stream);
+
+/// The stream set by set_stream (null when none is set).
+CUstream_st *get_stream();
 
 /// The error every runtime failure throws. what() starts with "intent: ";
 /// a failed launch reads
