@@ -110,7 +110,7 @@ void construct::placeBuffers(ConstructionState &s) {
                          : ""));
   }
 
-  // The author's first-write obligation (seed 000 §5): every use of an
+  // The author's first-write obligation (design.md §4.5): every use of an
   // alloc is in its block, after it. Walking that block in order, an op
   // that loads the buffer while neither it nor an earlier op stores to it
   // reads an element no write can have reached (on the path through that

@@ -511,7 +511,7 @@ private:
     return op;
   }
 
-  /// A region_scan's explicit chunk flow (seed 000 §7): apply(r, in..., p...)
+  /// A region_scan's chunk flow (design.md §4.7): apply(r, in..., p...)
   /// is the combine applied to the incoming state and a chunk-local prefix
   /// (a second lowering of the KIR combine, r unused); final(r, s...)
   /// receives the final state, which the API does not observe (empty).
@@ -746,7 +746,7 @@ private:
       if (mem && atomicWriter)
         buf.sharing = phys::Sharing::Launch;
       // A local buffer updated by atomics: a workspace is shared by the
-      // instances of its parallel group through atomics only (seed 000 §5),
+      // instances of its parallel group through atomics only (design.md §4.5),
       // anything else is private to one instance (a merged kernel-level
       // buffer lives in the single instance of its ordered group).
       if (!mem && atomicWriter) {

@@ -1,6 +1,6 @@
 //===- EmitPhysical.h - Pass: the physical program body ---------*- C++ -*-===//
 //
-// Builds the initial physical program body (seed 000 §4.4-§4.9):
+// Builds the initial physical program body (design.md §4.4):
 //
 //   %pid = program_id; if %pid < total {
 //     segment g (%pid, O_g, L_g) { ^(%local):

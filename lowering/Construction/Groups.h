@@ -1,6 +1,6 @@
 //===- Groups.h - Pass: dependence analysis and execution groups -*- C++ -*-===//
 //
-// Forms execution groups from the units (seed 000 §3):
+// Forms execution groups from the units (design.md §4.2):
 //
 //  - a parallel unit stays parallel when its domain is launch-visible and no
 //    two of its instances may touch one element with a write (Conflict.h);

@@ -3,7 +3,7 @@
 // Analysis: decides whether a KIR value is launch-visible (computable by the
 // host before the launch from ABI scalars, constexpr values and view
 // extents/strides through integer arithmetic) and, if so, builds its launch
-// expression in the program's hash-consed table (seed 000 §4.2). Loads, loop
+// expression in the program's hash-consed table (design.md §4.4). Loads, loop
 // or parallel indices and float arithmetic are not launch-visible.
 //
 //===----------------------------------------------------------------------===//

@@ -1,7 +1,7 @@
 //===- ProgramSpace.h - Pass: the segmented program space -------*- C++ -*-===//
 //
-// Gives every execution group a segment of the 1-D program space (seed 000
-// §4.1-§4.5): a parallel group's launch-visible domain is flattened
+// Gives every execution group a segment of the 1-D program space (design.md
+// §4.3-§4.4): a parallel group's launch-visible domain is flattened
 // row-major, L_g = prod_d max(n_d, 0); an ordered group has L_g = 1;
 // O_g = sum_{h<g} L_h and total = sum_g L_g, all as launch expressions that
 // the host wrapper and the kernel evaluate identically. L_g == 0 gives an

@@ -1,6 +1,6 @@
 //===- State.h - What the construction passes share -------------*- C++ -*-===//
 //
-// Construction (KIR -> initial physical program, seed 000 §2-§9) is a straight
+// Construction (KIR -> initial physical program, design.md §4) is a straight
 // sequence of passes over one ConstructionState (see Pipeline.cpp):
 //
 //   buildWorksets      top-level units, flattened parallel nests, domains

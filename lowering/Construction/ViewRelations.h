@@ -2,8 +2,8 @@
 //
 // Analysis used by every construction step. Every KIR view value is a chain
 // of `subview` ops over one view parameter (the root). This file composes a
-// chain into coordinate and extent/stride expressions on the root (seed 000
-// §7: slice/broadcast/reshape/transpose compose into one relation), as small
+// chain into coordinate and extent/stride expressions on the root (design.md
+// §4.7: slice/broadcast/reshape/transpose compose into one relation), as small
 // expression trees over KIR values (CExpr). The same trees are lowered to
 // physical SSA (EmitPhysical), to affine forms (Dependence) and to launch
 // expressions (LaunchLowering), so the three agree by construction.

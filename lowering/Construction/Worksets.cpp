@@ -151,7 +151,7 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
       return nullptr;
     }
     // A reduction computed around the inner parallel_for is a shared
-    // producer (seed 000 §6): flattening would recompute it per inner
+    // producer (design.md §4.6): flattening would recompute it per inner
     // iteration instead of once per instance.
     if (const Op *red = firstReduction(*op)) {
       why = "the enclosing body computes " +

@@ -1,6 +1,6 @@
 //===- Worksets.h - Pass: logical worksets from the kernel body -*- C++ -*-===//
 //
-// Splits the top level of the kernel body into units (seed 000 §2):
+// Splits the top level of the kernel body into units (design.md §4.1):
 //
 //  - pure scalar code and loads of const views are *replicated*: every group
 //    that needs such a value recomputes it (and launch expressions recompute

@@ -1,6 +1,6 @@
 //===- Copy.h - The copy(dst, src) tile primitive ---------------*- C++ -*-===//
 //
-// The data a `copy(dst, src)` carries (seed 003, DESIGN.md §5): two tile
+// The data a `copy(dst, src)` carries (design.md §5): two tile
 // operands, each a strided layout (shape, strides, base offset, optional
 // swizzle) over elements of one type in one memory space, the execution
 // scope that runs the copy (its kind, thread count and active mask), the

@@ -1,6 +1,6 @@
 //===- Dispatch.h - Prioritized copy variants, selection -------*- C++ -*-===//
 //
-// The dispatch registry of the copy primitive (seed 003 "copy 原语总览"):
+// The dispatch registry of the copy primitive (design.md §5):
 // every variant has a name, a priority and a `when` predicate that returns
 // "" to accept an op or the reason it rejects it. Selection tries variants
 // by descending priority (registration order among equals); the first that

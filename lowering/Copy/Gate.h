@@ -1,6 +1,6 @@
 //===- Gate.h - Admission checks shared by the copy variants ----*- C++ -*-===//
 //
-// The pieces of seed 003's `_is_gmem_smem` gate that more than one variant
+// The pieces of the vec_auto gate (design.md §5) that more than one variant
 // uses. Each returns "" when the op passes and otherwise a precise,
 // user-readable reason; a variant's `when` predicate chains them and reports
 // the first failure.

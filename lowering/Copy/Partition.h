@@ -1,6 +1,6 @@
 //===- Partition.h - [outer, threads, vec] partitions of a copy -*- C++ -*-===//
 //
-// The layout algebra of the vector copy paths (seed 003 "算法核心"):
+// The layout algebra of the vector copy paths (design.md §5):
 //
 //   1. alignLayouts: pair the non-unit dimensions of dst and src, order them
 //      by the driving side's strides (the global side; shared when neither

@@ -1,7 +1,7 @@
 //===- KIR.h - Kernel IR: the immutable semantic input ----------*- C++ -*-===//
 //
-// KIR is a small SSA-with-regions IR in the spirit of MLIR (DESIGN.md §3, seed
-// 000 §1). A kernel has typed parameters (views and scalars) that are the block
+// KIR is a small SSA-with-regions IR in the spirit of MLIR (design.md
+// §3). A kernel has typed parameters (views and scalars) that are the block
 // arguments of its body region; ops produce values, may own regions, and every
 // region has exactly one block with arguments. Control flow is structured:
 // `if`, `loop` (for/while/do with break/continue), `parallel_for`.

@@ -96,7 +96,7 @@ struct AccessSummary {
 bool mayAlias(const AccessSummary &a, const AccessSummary &b);
 
 /// True when both are atomics of one unit: their collisions are closed by
-/// atomic semantics (seed 000 §2, §5, §9).
+/// atomic semantics (design.md §4.1, §4.5, §4.9).
 bool closedByAtomics(const AccessSummary &a, const AccessSummary &b);
 
 /// True when the accesses (at least one a write, mayAlias) can never address

@@ -191,7 +191,7 @@ struct Segment {
   int widenElements = -1; ///< launch expr of n when widened, else -1
 };
 
-/// Allocation scope of a logical buffer (seed 000 §5).
+/// Allocation scope of a logical buffer (design.md §4.5).
 enum class BufferScope : uint8_t {
   ProgramPrivate,      ///< one copy per program instance
   IterationPrivate,    ///< one copy per dynamic execution of its region
@@ -220,7 +220,7 @@ enum class Ownership : uint8_t {
 llvm::StringRef ownershipName(Ownership o);
 
 /// The set of program instances that may access a buffer's element
-/// concurrently (seed 000 §9: recorded for every buffer an atomic updates);
+/// concurrently (design.md §4.9: recorded for every buffer an atomic updates);
 /// the atomic-scopes pass picks the hardware scope from it.
 enum class Sharing : uint8_t {
   None,     ///< not recorded (no atomic addresses the buffer)
@@ -366,7 +366,7 @@ enum class Bounds : uint8_t {
 };
 llvm::StringRef boundsName(Bounds b);
 
-/// The explicit access relation of a load/store (seed 000 §4.8).
+/// The explicit access relation of a load/store (design.md §4.4).
 struct AccessInfo {
   Bounds bounds = Bounds::Unknown;
   bool hasGuard = false; ///< last operand is a bool validity predicate

@@ -1,6 +1,6 @@
 //===- Structured.h - Structured physical ops: layout and identities -*- C++ -*-===//
 //
-// The executable structured ops of the physical IR (seed 000 §4.10, §7):
+// The executable structured ops of the physical IR (design.md §4.4, §4.7):
 // reduce, scan, argreduce, region_fold and region_scan. This header is the
 // single definition of their operand and region layout, of the combiner
 // names and of the identity of every built-in combiner, shared by

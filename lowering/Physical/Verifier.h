@@ -1,6 +1,6 @@
 //===- Verifier.h - Construction verifier for physical programs -*- C++ -*-===//
 //
-// Checks the invariants of seed 000 §9 that apply to what construction
+// Checks the invariants of design.md §4.9 that apply to what construction
 // produces today. Runs after construction and after every later pass. Each
 // message starts with the check's tag in brackets:
 //

@@ -1,6 +1,6 @@
 //===- VerifierAtomic.cpp - Construction verifier: atomics -----------------===//
 //
-// [atomic]: every atomic / atomic_cas keeps what seed 000 §9 asks of an
+// [atomic]: every atomic / atomic_cas keeps what design.md §4.9 asks of an
 // atomic op: its memory order, its result semantics (the old value, and the
 // CAS success as a bool), the sharing domain of the memory it updates, and a
 // hardware scope (once chosen) legal for that domain (Physical/AtomicScope.h).

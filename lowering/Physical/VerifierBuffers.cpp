@@ -1,6 +1,6 @@
 //===- VerifierBuffers.cpp - Construction verifier: local buffers ----------===//
 //
-// The buffer half of seed 000 §9: "every buffer's allocation scope, instance
+// The buffer half of design.md §4.9: "every buffer's allocation scope, instance
 // identity, initialization mode/coverage, ownership and visibility are
 // complete". Runs on a structurally valid program, after the per-record
 // [buffers] checks of Verifier.cpp. Tags:

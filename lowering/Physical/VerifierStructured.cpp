@@ -1,7 +1,7 @@
 //===- VerifierStructured.cpp - Construction verifier: structured ops ------===//
 //
 // [structured]: every reduce, scan, argreduce, region_fold and region_scan is
-// complete and executable on its own (seed 000 §9): operands, results and
+// complete and executable on its own (design.md §4.9): operands, results and
 // regions match the accumulator schema; every component has an identity
 // (the built-in combiner's, or the init operand for a user combine); the
 // combine region takes (acc..., x...) and yields acc...; scans carry kind and
@@ -296,7 +296,7 @@ private:
     expectTypes(op, name + " region yields", yielded(out), {});
     if (op.opcode != Opcode::RegionScan)
       return;
-    // The chunk flow (seed 000 §7): apply ^(r, in..., p...) -> q..., a pure
+    // The chunk flow (design.md §4.7): apply ^(r, in..., p...) -> q..., a pure
     // function of the incoming state and a chunk-local prefix; final
     // ^(r, s...) receives the region's final state.
     const Region &apply = *op.regions[ApplyRegion];

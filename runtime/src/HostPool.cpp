@@ -1,7 +1,7 @@
 //===- HostPool.cpp - cpu mode: program ids on host worker threads -------===//
 //
 // The program instances of one launch are independent by construction
-// (DESIGN.md §4.1), so cpu mode may run them in any order on any thread. A
+// (design.md §4.1), so cpu mode may run them in any order on any thread. A
 // persistent pool of INTENT_CPU_THREADS - 1 workers plus the launching thread
 // take chunks of at least INTENT_CPU_GRAIN consecutive ids from a shared
 // counter; within a chunk, ids run in increasing order. Launches are

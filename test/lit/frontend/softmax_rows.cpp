@@ -1,4 +1,4 @@
-// Row softmax (DESIGN.md §1): per row, a max reduce, a sum reduce whose
+// Row softmax (design.md §1): per row, a max reduce, a sum reduce whose
 // value reads the max, and a parallel_for using both results.
 // RUN: %intent_syntax %s -fplugin-arg-intent-dump=kir -fplugin-arg-intent-stop-after=kir | FileCheck %s
 

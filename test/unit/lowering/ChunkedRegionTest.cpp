@@ -1,6 +1,6 @@
 //===- ChunkedRegionTest.cpp - region ops: explicit chunk flow ------------===//
 //
-// The physical region_scan carries the seed 000 §7 chunk flow as regions
+// The physical region_scan carries the design.md §4.7 chunk flow as regions
 // (summarizer = value, transition = combine, apply, emit, final) and region
 // ops may be split into chunks (`chunk`). Here:
 //  - one broken invariant per new [structured] check (apply and final

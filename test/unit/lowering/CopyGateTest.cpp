@@ -1,6 +1,6 @@
 //===- CopyGateTest.cpp - vec_auto's gate rejects with precise reasons ----===//
 //
-// Every condition of seed 003's `_is_gmem_smem` gate (target, scope, all
+// Every condition of the design.md §5 `_is_gmem_smem` gate (target, scope, all
 // threads active, valid copy, global<->shared pair, constant extents,
 // divisibility) rejects with its own reason, in the seed's order, and the
 // selection report carries it even when the fallback takes over.

@@ -1,6 +1,6 @@
 //===- CopyTestUtil.h - Helpers of the copy primitive tests ----*- C++ -*-===//
 //
-// Op builders for the seed 003 cases and a coverage checker that evaluates a
+// Op builders for the design.md §5 cases and a coverage checker evaluating a
 // plan (forEachAccess) against the tiles' own layouts: every region element
 // must be moved exactly once, from its src address to its dst address, by
 // accesses aligned to their width.

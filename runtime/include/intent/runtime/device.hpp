@@ -45,7 +45,7 @@ __device__ inline index global_thread_count() {
 }
 #endif
 
-/// The segmented program space of a kernel with G execution groups (DESIGN.md
+/// The segmented program space of a kernel with G execution groups (design.md
 /// §4.3): group g owns program ids [begin(g), end[g]). end[] is the inclusive
 /// prefix sum of the groups' segment lengths, so end[G-1] is the total.
 template <int G> struct segments {
