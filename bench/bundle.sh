@@ -22,8 +22,17 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${INTENT_BUILD_DIR:-$root/build}"
 out="${1:?usage: bench/bundle.sh DIR}"
 
+# shellcheck source=../scripts/progress.sh
+. "$root/scripts/progress.sh"
+
+echo "== [1/3] building the plugin and the runtime"
 if [ -f "$build/build.ninja" ]; then
-  ninja -C "$build" -j"${INTENT_JOBS:-2}" intentc_deps >/dev/null
+  set +e
+  ninja -C "$build" -j"${INTENT_JOBS:-2}" intentc_deps 2>&1 |
+    tee "$build/bundle-build.log" | ninja_progress
+  rc=${PIPESTATUS[0]}
+  set -e
+  [ "$rc" -eq 0 ] || { cat "$build/bundle-build.log"; exit 1; }
 else
   "$root/scripts/setup.sh"
 fi
@@ -33,10 +42,11 @@ mkdir -p "$out/src/gen" "$out/src/bench/kernels" "$out/src/bench/peers" \
   "$out/src/runtime" "$out/py"
 out="$(cd "$out" && pwd)"
 
-echo "== generating the Intent kernels (phase 1)"
+echo "== [2/3] generating the Intent kernels (phase 1)"
 python3 "$root/bench/generate.py" "$build/tools/intentc" "$out/src/gen" \
   "$root"/bench/kernels/*.cpp
 
+echo "== [3/3] packing $out"
 cp -r "$root/include" "$out/src/include"
 cp -r "$root/runtime/include" "$root/runtime/src" "$out/src/runtime/"
 cp "$root"/bench/bench.cu "$root"/bench/bench_util.cu "$root"/bench/bench_util.cuh \

@@ -44,8 +44,10 @@ def main(argv):
     config_path, config = intentc.find_config()
     os.makedirs(out_dir, exist_ok=True)
     failed = 0
-    for source in sources:
+    for number, source in enumerate(sources, 1):
         name = intentc.tu_name(source)
+        # Progress: phase 1 of a kernel takes seconds.
+        print(f"[{number}/{len(sources)}] {name} ...", flush=True)
         log_path = os.path.join(out_dir, name + ".log")
         outputs = [os.path.join(out_dir, name + ext)
                    for ext in (".intent.cpp", ".kernels.cu", ".failed")]

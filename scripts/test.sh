@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Runs every Intent test suite (lit, unit, execution) and ends with one line
 # "N passed, M failed" over all of them. Exits non-zero on any failure.
+# Each suite is announced ("== [k/8] name"); while one runs, a progress line
+# (in place on a terminal, a line a minute otherwise) shows its time and the
+# tests done so far.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${INTENT_BUILD_DIR:-$root/build}"
+# shellcheck source=progress.sh
+. "$root/scripts/progress.sh"
 "$root/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 export PATH="/usr/local/cuda/bin:$PATH"
 
@@ -13,9 +18,11 @@ logdir="$build/test-logs"
 mkdir -p "$logdir"
 
 # lit: FileCheck and -verify tests.
-echo "== lit"
+echo "== [1/8] lit"
+progress_watch lit "$logdir/lit.log" & watcher=$!
 python3 /usr/lib/llvm-19/build/utils/lit/lit.py -s -j"${INTENT_JOBS:-2}" "$build/test/lit" \
   >"$logdir/lit.log" 2>&1
+progress_stop "$watcher"
 cat "$logdir/lit.log"
 p=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$logdir/lit.log" | head -1)
 f=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' "$logdir/lit.log" |
@@ -27,7 +34,7 @@ if [ -z "$p" ] && [ -z "$f" ]; then failed=$((failed + 1)); echo "lit ran nothin
 for t in "$build"/test/intent_*_tests; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
-  echo "== $name"
+  echo "== [2/8] unit: $name"
   # From the build directory: with CCACHE_BASEDIR, __FILE__ (which the
   # tests use to find test/lit inputs) is relative to it.
   (cd "$build" && "$t" --gtest_brief=1) >"$logdir/$name.log" 2>&1
@@ -41,8 +48,10 @@ done
 # CTest: the runtime's tests (hand-written "as if generated" kernels in every
 # execution mode, launch helper, device helpers, driver, CMake package). GPU
 # runs are skipped without a GPU.
-echo "== ctest (runtime)"
+echo "== [3/8] ctest (runtime)"
+progress_watch ctest "$logdir/ctest.log" 'Test +#[0-9]+:' & watcher=$!
 ctest --test-dir "$build" -j"${INTENT_JOBS:-2}" --output-on-failure >"$logdir/ctest.log" 2>&1
+progress_stop "$watcher"
 p=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed' "$logdir/ctest.log")
 f=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception|Not Run)' "$logdir/ctest.log")
 sk=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' "$logdir/ctest.log")
@@ -52,8 +61,10 @@ if [ "$p" -eq 0 ]; then f=$((f + 1)); fi
 passed=$((passed + p)); failed=$((failed + f))
 
 # The copy primitive's round trips (global -> shared -> global), CPU mode.
-echo "== copy round trips"
+echo "== [4/8] copy round trips"
+progress_watch copy "$logdir/copy.log" & watcher=$!
 "$root/test/copy/run.sh" >"$logdir/copy.log" 2>&1
+progress_stop "$watcher"
 grep -E '^FAIL' "$logdir/copy.log"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/copy.log" | tail -1)
 echo "copy: ${line:-no result}"
@@ -67,7 +78,7 @@ fi
 # Execution tests: every example and test program, compiled through the
 # plugin, run in CPU mode and compared with the serial reference.
 if [ -x "$root/test/exec/run.sh" ]; then
-  echo "== execution tests"
+  echo "== [5/8] execution tests"
   "$root/test/exec/run.sh" "$build" 2>&1 | tee "$logdir/exec.log"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/exec.log" | tail -1)
   if [ -n "$line" ]; then
@@ -83,13 +94,15 @@ fi
 # Features "all" (the default): every group feature, the effects (atomics,
 # histogram, rng, buffers, matmul) included.
 # test/fuzz/run_fuzz.sh --seed S --count N runs longer batches.
-echo "== fuzz (fixed seed)"
+echo "== [6/8] fuzz (fixed seed)"
+progress_watch fuzz "$logdir/fuzz.log" & watcher=$!
 # A failure is reduced automatically (here with at most 100 candidates) and
 # saved as a lit test under test/lit/fuzz/.
 INTENT_FUZZ_REDUCE_TESTS="${INTENT_FUZZ_REDUCE_TESTS:-100}" \
 "$root/test/fuzz/run_fuzz.sh" --seed 1 --count "${INTENT_FUZZ_COUNT:-300}" --batch 30 \
   --features all "$build" \
   >"$logdir/fuzz.log" 2>&1
+progress_stop "$watcher"
 grep -E '^FAIL' -A12 "$logdir/fuzz.log"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/fuzz.log" | tail -1)
 echo "fuzz: ${line:-no result}"
@@ -102,7 +115,7 @@ fi
 
 # The fuzz pipeline's failure path (injected fault -> report -> automatic
 # reduction -> lit test that fails, then passes without the fault).
-echo "== fuzz self-test"
+echo "== [7/8] fuzz self-test"
 "$root/test/fuzz/selftest.sh" "$build" >"$logdir/fuzz-selftest.log" 2>&1
 grep -E '^FAIL selftest' "$logdir/fuzz-selftest.log"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/fuzz-selftest.log" | tail -1)
@@ -116,8 +129,10 @@ fi
 
 # The benchmark harness, host side: table merge, run script, the bench
 # kernels generated and checked in CPU mode (the GPU run is bench/README.md).
-echo "== bench harness (host side)"
+echo "== [8/8] bench harness (host side)"
+progress_watch bench "$logdir/bench.log" & watcher=$!
 "$root/bench/test/run.sh" "$build" >"$logdir/bench.log" 2>&1
+progress_stop "$watcher"
 grep -E '^FAIL' -A12 "$logdir/bench.log"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/bench.log" | tail -1)
 echo "bench: ${line:-no result}"

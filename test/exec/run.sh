@@ -26,6 +26,7 @@
 # the tail of its log) and ends with exactly "N passed, M failed". Exits
 # non-zero when a test failed or nothing could be tested. Logs, generated
 # files and binaries stay in BUILD_DIR/test-exec/<program>/.
+# A program may add intentc flags with a line "// INTENTC-FLAGS: <flags>".
 # Environment: CXX (plain serial build, default g++), NVCC (default
 # /usr/local/cuda/bin/nvcc or nvcc on PATH), INTENT_EXEC_TIMEOUT (seconds
 # per run, default 600).
@@ -204,9 +205,11 @@ run_program() {
     return
   fi
 
-  # Phase 1 + 2 + link; the generated files stay in $gen.
-  local built=1
-  if ! "$intentc" -O2 --keep-dir "$gen" "$src" -o "$bin" >"$dir/build.log" 2>&1; then
+  # Phase 1 + 2 + link; the generated files stay in $gen. A line
+  # "// INTENTC-FLAGS: <flags>" in the program adds driver flags.
+  local built=1 flags=()
+  read -r -a flags <<<"$(sed -n 's|^// INTENTC-FLAGS:||p' "$src" | head -1)"
+  if ! "$intentc" -O2 "${flags[@]}" --keep-dir "$gen" "$src" -o "$bin" >"$dir/build.log" 2>&1; then
     built=0
   fi
 

@@ -46,6 +46,8 @@ set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 here="$root/test/fuzz"
+# shellcheck source=../../scripts/progress.sh
+. "$root/scripts/progress.sh"
 
 seed=1
 count=20
@@ -397,6 +399,7 @@ for i in "${!units[@]}"; do
   cat "$results/$i"
   passed=$((passed + $(grep -c '^PASS ' "$results/$i")))
   failed=$((failed + $(grep -c '^FAIL ' "$results/$i")))
+  progress_counter "fuzz ($passed passed, $failed failed)" $((i + 1)) "${#units[@]}"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
