@@ -68,10 +68,23 @@ foreach(f include/intent/intent.hpp include/intent/view.hpp
           include/intent/runtime/coop.hpp
           lib/libintent_runtime.a bin/intentc share/intent/intentc.json
           lib/cmake/Intent/IntentConfig.cmake
+          lib/cmake/Intent/IntentConfigVersion.cmake
           lib/cmake/Intent/IntentFunctions.cmake
           lib/cmake/Intent/IntentTargets.cmake)
   if(NOT EXISTS ${PREFIX}/${f})
     message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+
+# The version file accepts 0.2 and refuses another minor or major version.
+foreach(request 0.2 0.2.0 9.9 0.1)
+  set(PACKAGE_FIND_VERSION ${request})
+  set(PACKAGE_VERSION_COMPATIBLE)
+  include(${PREFIX}/lib/cmake/Intent/IntentConfigVersion.cmake)
+  if(request MATCHES "^0\\.2" AND NOT PACKAGE_VERSION_COMPATIBLE)
+    message(FATAL_ERROR "Intent ${PACKAGE_VERSION} refuses find_package(Intent ${request})")
+  elseif(NOT request MATCHES "^0\\.2" AND PACKAGE_VERSION_COMPATIBLE)
+    message(FATAL_ERROR "Intent ${PACKAGE_VERSION} accepts find_package(Intent ${request})")
   endif()
 endforeach()
 
@@ -109,6 +122,28 @@ foreach(mode cpu reference auto)
        ${WORK}/build/consumer_saxpy)
   message(STATUS "consumer_saxpy: ${STEP_OUTPUT}")
 endforeach()
+
+# The kernel library (intent_target_sources on add_library), built with
+# FP_CONTRACT_OFF: its kernels' nvcc command has --fmad=false.
+if(with_plugin)
+  foreach(mode cpu reference)
+    step(run-lib-${mode} COMMAND ${CMAKE_COMMAND} -E env INTENT_DEVICE=${mode}
+         ${WORK}/build/consumer_lib)
+    message(STATUS "consumer_lib: ${STEP_OUTPUT}")
+  endforeach()
+  file(GLOB_RECURSE ninja_files ${WORK}/build/build.ninja ${WORK}/build/*.make
+       ${WORK}/build/*/flags.make)
+  set(found_fmad OFF)
+  foreach(f ${ninja_files})
+    file(STRINGS ${f} fmad REGEX "lib_kernels.kernels.cu|--fmad=false")
+    if(fmad MATCHES "--fmad=false")
+      set(found_fmad ON)
+    endif()
+  endforeach()
+  if(NOT found_fmad)
+    message(FATAL_ERROR "FP_CONTRACT_OFF: no --fmad=false in the build files")
+  endif()
+endif()
 
 # The installed driver finds its runtime and headers relative to itself.
 if(with_plugin)
