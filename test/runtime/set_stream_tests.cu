@@ -51,7 +51,7 @@ void add(intent::array<int> &Out) {
 
 int main() {
   check::suite S("set_stream_tests");
-  const index N = 1 << 20;
+  const intent::index N = 1 << 20;
   intent::array<int> Out(N);
   S.expect(rt::get_stream() == nullptr, "no stream set at start");
   add(Out);
