@@ -77,8 +77,15 @@ foreach(f include/intent/intent.hpp include/intent/view.hpp
 endforeach()
 
 # The version file accepts 0.2 and refuses another minor or major version.
+# (as find_package runs it: the requested version and its components set).
 foreach(request 0.2 0.2.0 9.9 0.1)
   set(PACKAGE_FIND_VERSION ${request})
+  string(REPLACE "." ";" parts ${request})
+  list(LENGTH parts PACKAGE_FIND_VERSION_COUNT)
+  list(APPEND parts 0 0)
+  list(GET parts 0 PACKAGE_FIND_VERSION_MAJOR)
+  list(GET parts 1 PACKAGE_FIND_VERSION_MINOR)
+  list(GET parts 2 PACKAGE_FIND_VERSION_PATCH)
   set(PACKAGE_VERSION_COMPATIBLE)
   include(${PREFIX}/lib/cmake/Intent/IntentConfigVersion.cmake)
   if(request MATCHES "^0\\.2" AND NOT PACKAGE_VERSION_COMPATIBLE)
