@@ -130,6 +130,20 @@ foreach(mode cpu reference auto)
   message(STATUS "consumer_saxpy: ${STEP_OUTPUT}")
 endforeach()
 
+# A source edit that leaves the kernels as they were reruns phase 1 but not
+# nvcc: the plugin keeps the unchanged .kernels.cu (its mtime too) and ninja
+# restats it.
+if(with_plugin AND GENERATOR STREQUAL "Ninja")
+  file(TOUCH ${SRC}/consumer/lib_kernels.cpp)
+  step(rebuild COMMAND ${CMAKE_COMMAND} --build ${WORK}/build)
+  if(NOT STEP_OUTPUT MATCHES "Intent phase 1: .*lib_kernels.cpp")
+    message(FATAL_ERROR "touching lib_kernels.cpp did not rerun phase 1:\n${STEP_OUTPUT}")
+  endif()
+  if(STEP_OUTPUT MATCHES "Building CUDA object")
+    message(FATAL_ERROR "an unchanged .kernels.cu was recompiled:\n${STEP_OUTPUT}")
+  endif()
+endif()
+
 # The kernel library (intent_target_sources on add_library), built with
 # FP_CONTRACT_OFF: its kernels' nvcc command has --fmad=false.
 if(with_plugin)
