@@ -16,6 +16,7 @@ ninja_progress() {
     /^\[[0-9]+\/[0-9]+\]/ {
       split(substr($1, 2, length($1) - 2), a, "/")
       n = a[1] + 0; total = a[2] + 0
+      if (n == 0) next   # ninja re-checking its globs, not a build step
       pct = total ? int(n * 100 / total) : 100
       if (tty) {
         line = substr($0, 1, cols - 1)
