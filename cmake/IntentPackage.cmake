@@ -23,7 +23,14 @@ find_program(INTENT_CLANGXX NAMES clang++-19 clang++
   PATHS /usr/lib/llvm-19/bin NO_DEFAULT_PATH)
 find_program(INTENT_CLANGXX NAMES clang++-19 clang++)
 # Machine code for Hopper plus PTX for sm_80: runs on every GPU from sm_80 up
-# (the CUDA driver compiles the PTX for newer ones).
+# (the CUDA driver compiles the PTX for newer ones). A build tree configured
+# when the default was sm_90a alone (recognized by the old help string, which
+# a value given with -D does not have) gets the new default.
+get_property(_intent_arch_help CACHE INTENT_DEFAULT_ARCH PROPERTY HELPSTRING)
+if(INTENT_DEFAULT_ARCH STREQUAL "sm_90a" AND _intent_arch_help STREQUAL
+   "GPU architecture intentc and intent_add_executable compile for")
+  unset(INTENT_DEFAULT_ARCH CACHE)
+endif()
 set(INTENT_DEFAULT_ARCH "sm_90a,compute_80" CACHE STRING
   "GPU architectures (intentc syntax) intentc and intent_add_executable compile for by default")
 option(INTENT_FP_CONTRACT_OFF
