@@ -54,13 +54,16 @@ progress_counter() {
 # and FAIL lines) so far; runs until killed (start it with & and stop it
 # with progress_stop).
 progress_watch() {
-  local name="$1" log="$2" re="${3:-^(PASS|FAIL)}" start=$SECONDS last=$SECONDS n
+  local name="$1" log="$2" re="${3:-^(PASS|FAIL)}" start=$SECONDS last=$SECONDS n done
   while sleep 2; do
     n=$(grep -cE "$re" "$log" 2>/dev/null)
+    # A suite that logs nothing per test (lit -s) shows its time only.
+    done=""
+    [ "${n:-0}" -gt 0 ] && done=", $n tests done"
     if [ -t 1 ]; then
-      printf '\r\033[K  %s: %ds, %s tests done' "$name" $((SECONDS - start)) "${n:-0}"
+      printf '\r\033[K  %s: %ds%s' "$name" $((SECONDS - start)) "$done"
     elif [ $((SECONDS - last)) -ge 60 ]; then
-      echo "  $name: still running after $((SECONDS - start))s, ${n:-0} tests done"
+      echo "  $name: still running after $((SECONDS - start))s$done"
       last=$SECONDS
     fi
   done
