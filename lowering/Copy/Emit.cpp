@@ -196,13 +196,22 @@ void Emitter::emitAccess(const Side &from, const Side &to, unsigned bytes) {
       line(load ? hostLoad : hostStore);
       return;
     }
-    // PTX has 256-bit accesses for global memory only: a shared side moves
-    // the same bytes as two 128-bit halves.
-    bool split = bytes == 32 && s.tile->space != MemSpace::Global;
-    for (unsigned half = 0; half < (split ? 2u : 1u); ++half)
-      for (const std::string &l : ptxChunk(load, s, split ? 16 : bytes,
-                                           half * 4, half * 16))
-        line(l);
+    auto emit = [&](bool split) {
+      for (unsigned half = 0; half < (split ? 2u : 1u); ++half)
+        for (const std::string &l : ptxChunk(load, s, split ? 16 : bytes,
+                                             half * 4, half * 16))
+          line(l);
+    };
+    // PTX has 256-bit accesses for global memory only, and from sm_100 on:
+    // a shared side, or an older GPU, moves the same bytes as two 128-bit
+    // halves.
+    if (bytes != 32 || s.tile->space != MemSpace::Global)
+      return emit(bytes == 32);
+    out << "#if __CUDA_ARCH__ >= 1000\n";
+    emit(false);
+    out << "#else\n";
+    emit(true);
+    out << "#endif\n";
   };
   out << "#if defined(__CUDA_ARCH__)\n";
   device(true, from);

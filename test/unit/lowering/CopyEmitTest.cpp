@@ -133,6 +133,11 @@ TEST(CopyEmit, Wide256Bit) {
   EXPECT_TRUE(has(code, "\"ld.global.v8.u32 {%0, %1, %2, %3, %4, %5, %6, "
                         "%7}, [%8];\""))
       << code;
+  // Below sm_100 (the same file compiled for several GPUs) the global side
+  // falls back to two 128-bit halves too.
+  EXPECT_TRUE(has(code, "#if __CUDA_ARCH__ >= 1000\n")) << code;
+  EXPECT_EQ(count(code, "\"ld.global.v4.u32 {%0, %1, %2, %3}, [%4];\""), 2)
+      << code;
   // Shared memory has no 256-bit access: two 128-bit halves.
   EXPECT_EQ(count(code, "\"st.shared.v4.u32 [%0], {%1, %2, %3, %4};\""), 2);
   EXPECT_TRUE(has(code, "shared_address(icp_dst + icp_do * 4 + 16)"));
