@@ -91,6 +91,8 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
                                               oc->arg_end());
       return inlineCall(md, args, loc);
     }
+    if (md && md->isVirtual())
+      return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md) {
       if (std::string n = intentName(md->getParent()); !n.empty())
         return fail(loc, msg::NotYetSupported, {n});
@@ -601,6 +603,14 @@ kir::Value *KernelLowering::parallelFor(const CallExpr *e) {
 // Inlining
 //===----------------------------------------------------------------------===//
 
+/// A function of a call chain as the user knows it: 'ns::helper', or
+/// 'a lambda' for a lambda's call operator.
+static std::string calleeName(const FunctionDecl *f) {
+  if (const auto *md = dyn_cast<CXXMethodDecl>(f); md && md->getParent()->isLambda())
+    return "a lambda";
+  return "'" + f->getQualifiedNameAsString() + "'";
+}
+
 const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
                                                  unsigned numArgs,
                                                  SourceLocation callLoc,
@@ -610,8 +620,21 @@ const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
   const FunctionDecl *def = nullptr;
   if (!fd->hasBody(def) || !def || !def->getBody())
     return fail(callLoc, msg::NoBody, {fd->getQualifiedNameAsString()});
-  if (llvm::is_contained(inlineStack, def->getCanonicalDecl()))
-    return fail(callLoc, msg::Recursion, {fd->getQualifiedNameAsString()});
+  if (llvm::is_contained(inlineStack, def->getCanonicalDecl())) {
+    bool first = !failed;
+    fail(callLoc, msg::Recursion, {fd->getQualifiedNameAsString()});
+    if (first && kernelDecl) {
+      // The chain of inlined calls from the kernel to the recursive call.
+      std::string chain = "'" + kernelDecl->getNameAsString() + "'";
+      for (const FunctionDecl *f : inlineStack)
+        chain += " -> " + calleeName(f);
+      chain += " -> " + calleeName(fd);
+      diags.note(kernelDecl->getLocation(), msg::RecursionChain,
+                 {fd->getQualifiedNameAsString(),
+                  kernelDecl->getNameAsString(), chain});
+    }
+    return nullptr;
+  }
   if (def->isVariadic() || def->getNumParams() != numArgs)
     return fail(callLoc, msg::Generic,
                 {"call to '" + fd->getQualifiedNameAsString() + "'"});
