@@ -36,7 +36,7 @@ inline constexpr const char *AttrHasArgs =
     "'intent::kernel' takes no arguments";
 inline constexpr const char *UnknownPluginArg =
     "unknown Intent plugin argument '%0' (expected dump=kir, dump=phys, "
-    "stop-after=kir, out=DIR or remarks)";
+    "stop-after=kir, out=DIR, remarks or no-physical-passes)";
 inline constexpr const char *BadStopAfterValue =
     "unknown value '%0' for -fplugin-arg-intent-stop-after (expected 'kir')";
 inline constexpr const char *BadDumpValue =
@@ -159,6 +159,14 @@ inline constexpr const char *This =
 inline constexpr const char *NoBody =
     "call to '%0' cannot be inlined into an Intent kernel because its body is "
     "not visible; define it in this translation unit or a header";
+inline constexpr const char *PrintCall =
+    "'%0' is not supported in an Intent kernel yet (kernels cannot print); "
+    "to debug, store the values in an output view and print them on the "
+    "host after the call";
+inline constexpr const char *LibraryNoBody =
+    "call to library function '%0' is not supported in an Intent kernel: its "
+    "body is not visible, so it cannot be compiled into the kernel; use "
+    "<cmath> functions, intent:: helpers or your own inline functions";
 inline constexpr const char *Recursion =
     "recursive call to '%0' is not supported in an Intent kernel (helpers are "
     "inlined); rewrite it as a loop";

@@ -16,6 +16,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 using namespace intent;
@@ -611,6 +612,19 @@ static std::string calleeName(const FunctionDecl *f) {
   return "'" + f->getQualifiedNameAsString() + "'";
 }
 
+/// printf and the C library's other console output functions (global or
+/// in namespace std).
+static bool isPrintFunction(const FunctionDecl *fd) {
+  if (!fd->getIdentifier() ||
+      !(fd->isInStdNamespace() ||
+        fd->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+    return false;
+  return llvm::StringSwitch<bool>(fd->getName())
+      .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", true)
+      .Cases("fputs", "putchar", "putc", "fputc", "perror", true)
+      .Default(false);
+}
+
 const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
                                                  unsigned numArgs,
                                                  SourceLocation callLoc,
@@ -618,8 +632,14 @@ const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
   if (fd->isNoReturn())
     return fail(callLoc, msg::NoReturn, {fd->getQualifiedNameAsString()});
   const FunctionDecl *def = nullptr;
-  if (!fd->hasBody(def) || !def || !def->getBody())
-    return fail(callLoc, msg::NoBody, {fd->getQualifiedNameAsString()});
+  if (!fd->hasBody(def) || !def || !def->getBody()) {
+    std::string name = fd->getQualifiedNameAsString();
+    if (isPrintFunction(fd))
+      return fail(callLoc, msg::PrintCall, {name});
+    if (sm.isInSystemHeader(sm.getExpansionLoc(fd->getLocation())))
+      return fail(callLoc, msg::LibraryNoBody, {name});
+    return fail(callLoc, msg::NoBody, {name});
+  }
   if (llvm::is_contained(inlineStack, def->getCanonicalDecl())) {
     bool first = !failed;
     fail(callLoc, msg::Recursion, {fd->getQualifiedNameAsString()});
