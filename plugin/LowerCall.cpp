@@ -83,6 +83,10 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
         return nullptr;
       return v;
     }
+    // A virtual operator (a functor called through a base reference would
+    // dispatch on its dynamic type): rejected like any virtual call.
+    if (md && md->isVirtual())
+      return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md && oc->getOperator() == OO_Call && !md->isStatic() &&
         md->getParent()->field_empty() &&
         !intentRecord(oc->getArg(0)->getType())) {
@@ -92,8 +96,6 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
                                               oc->arg_end());
       return inlineCall(md, args, loc);
     }
-    if (md && md->isVirtual())
-      return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md) {
       if (std::string n = intentName(md->getParent()); !n.empty())
         return fail(loc, msg::NotYetSupported, {n});

@@ -23,6 +23,7 @@
 
 namespace kernels {
 using intent::index;
+using intent::parallel_for;
 using intent::view;
 
 template <class T>

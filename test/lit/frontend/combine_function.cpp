@@ -7,7 +7,7 @@
 using namespace intent;
 
 inline int larger(int a, int b) { return a < b ? b : a; }
-inline float fadd(float a, float b) { return a + b; }
+inline float add_f(float a, float b) { return a + b; }
 constexpr int (*largest)(int, int) = &larger;
 
 [[intent::kernel]] void named(view<int, 1> out, view<const int, 1> in) {
@@ -39,7 +39,7 @@ constexpr int (*largest)(int, int) = &larger;
 // CHECK-NEXT:      cmp {{.*}} {pred = "lt"} : bool
 
 [[intent::kernel]] void prefix(view<float, 1> out, view<const float, 1> in) {
-  scan(in.extent(0), 0.0f, fadd, [&](index i) { return in[i]; },
+  scan(in.extent(0), 0.0f, add_f, [&](index i) { return in[i]; },
        [&](index i, float s) { out[i] = s; });
 }
 
