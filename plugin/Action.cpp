@@ -217,6 +217,8 @@ bool intent::plugin::parseOptions(DiagnosticsEngine &de,
       opts.outDir = arg.str();
     } else if (arg == "remarks") {
       opts.remarks = true;
+    } else if (arg == "no-physical-passes") {
+      opts.physicalPasses = false;
     } else if (arg.consume_front("stop-after=")) {
       if (arg == "kir")
         opts.stopAfterKir = true;

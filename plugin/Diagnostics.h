@@ -36,7 +36,7 @@ inline constexpr const char *AttrHasArgs =
     "'intent::kernel' takes no arguments";
 inline constexpr const char *UnknownPluginArg =
     "unknown Intent plugin argument '%0' (expected dump=kir, dump=phys, "
-    "stop-after=kir, out=DIR or remarks)";
+    "stop-after=kir, out=DIR, remarks or no-physical-passes)";
 inline constexpr const char *BadStopAfterValue =
     "unknown value '%0' for -fplugin-arg-intent-stop-after (expected 'kir')";
 inline constexpr const char *BadDumpValue =
@@ -89,6 +89,15 @@ inline constexpr const char *BadLocalType =
 inline constexpr const char *ClassLocal =
     "local variable '%0' of class type %1 is not supported in an Intent "
     "kernel; use scalars, intent::view and structs whose fields are scalars";
+inline constexpr const char *ContainerLocal =
+    "local variable '%0' of type %1 is not supported in an Intent kernel "
+    "(kernels do not allocate); for a small local array of a size known at "
+    "compile time use 'intent::buffer<T, N>' (e.g. 'intent::buffer<float, 8> "
+    "b;'), for data of any size pass an intent::view";
+inline constexpr const char *VirtualLocal =
+    "local variable '%0' of class type %1, which has virtual functions, is "
+    "not supported in an Intent kernel: virtual calls cannot be compiled into "
+    "a kernel; use a struct without virtual functions and free functions";
 inline constexpr const char *PointerLocal =
     "pointer variable '%0' is not supported in an Intent kernel; use "
     "intent::view";
@@ -150,9 +159,19 @@ inline constexpr const char *This =
 inline constexpr const char *NoBody =
     "call to '%0' cannot be inlined into an Intent kernel because its body is "
     "not visible; define it in this translation unit or a header";
+inline constexpr const char *PrintCall =
+    "'%0' is not supported in an Intent kernel yet (kernels cannot print); "
+    "to debug, store the values in an output view and print them on the "
+    "host after the call";
+inline constexpr const char *LibraryNoBody =
+    "call to library function '%0' is not supported in an Intent kernel: its "
+    "body is not visible, so it cannot be compiled into the kernel; use "
+    "<cmath> functions, intent:: helpers or your own inline functions";
 inline constexpr const char *Recursion =
     "recursive call to '%0' is not supported in an Intent kernel (helpers are "
     "inlined); rewrite it as a loop";
+inline constexpr const char *RecursionChain =
+    "'%0' was reached from kernel '%1' through the calls %2";
 inline constexpr const char *NonConstGlobal =
     "global variable '%0' is not constexpr; an Intent kernel may only read "
     "constexpr globals, pass the value as a parameter";
@@ -212,6 +231,10 @@ inline constexpr const char *RegionParallel =
 inline constexpr const char *CallbackArg =
     "the %0 argument of '%1' must be a lambda, a local variable holding one, "
     "or a function object";
+inline constexpr const char *CombinePointerNotConstant =
+    "the combine argument of '%0' is a function pointer whose target is not "
+    "a compile-time constant; pass the function itself ('my_combine'), or a "
+    "constexpr pointer to it";
 inline constexpr const char *CallbackArity = "%0 must take the arguments %1";
 inline constexpr const char *AccumulatorType =
     "the accumulator type %0 of '%1' is not supported in an Intent kernel; "
@@ -339,16 +362,28 @@ public:
              llvm::ArrayRef<std::string> args = {}) {
     report(clang::DiagnosticIDs::Error, loc, text, args);
   }
+  /// Reports a note attached to the last error or warning; dropped with it
+  /// when that one was muted or a duplicate.
+  void note(clang::SourceLocation loc, llvm::StringRef text,
+            llvm::ArrayRef<std::string> args = {}) {
+    report(clang::DiagnosticIDs::Note, loc, text, args);
+  }
   void report(clang::DiagnosticIDs::Level level, clang::SourceLocation loc,
               llvm::StringRef text, llvm::ArrayRef<std::string> args = {}) {
-    if (muted)
+    bool isNote = level == clang::DiagnosticIDs::Note;
+    if (muted || (isNote && lastDropped)) {
+      lastDropped = lastDropped || !isNote;
       return;
+    }
     unsigned id = engine.getDiagnosticIDs()->getCustomDiagID(level, text);
     std::string key = std::to_string(loc.getRawEncoding()) + ":" +
                       std::to_string(id);
     for (const std::string &a : args)
       key += "\x1f" + a;
-    if (!seen.insert(key).second)
+    bool fresh = seen.insert(key).second || isNote;
+    if (!isNote)
+      lastDropped = !fresh;
+    if (!fresh)
       return;
     clang::DiagnosticBuilder db = engine.Report(loc, id);
     for (const std::string &a : args)
@@ -361,6 +396,8 @@ public:
 
 private:
   std::set<std::string> seen;
+  /// The last error or warning was not shown (muted or a duplicate).
+  bool lastDropped = false;
 };
 
 /// Quotes a type the way Clang's diagnostics do: 'float *'.

@@ -27,6 +27,7 @@ KernelLowering::KernelLowering(ASTContext &ctx, DiagReporter &diags)
 
 bool KernelLowering::lower(const FunctionDecl *fd, kir::Kernel &k) {
   kernel = &k;
+  kernelDecl = fd;
   kernelFile = sm.getFileID(sm.getExpansionLoc(fd->getLocation()));
   b = std::make_unique<kir::Builder>(k);
   b->setInsertionBlock(&k.body->block);
@@ -127,9 +128,10 @@ void KernelLowering::at(SourceLocation loc) {
 /// The launcher generated for a kernel spells each parameter with the KIR
 /// type's standard name (int64_t, uint8_t, float, ...), and the rewritten
 /// call passes the user's arguments to it. A scalar converts implicitly
-/// (except a scoped enum), but a view of `long long` is not a view of
-/// `int64_t` (`long`), nor a view of `char` one of `int8_t`: reports such a
-/// parameter, and half-precision ones, which the launcher cannot spell.
+/// (except a scoped enum). A view of another spelling of a standard integer
+/// type (`long long`, `unsigned long long`, plain `char`) is taken with the
+/// user's element type (viewElementSpelling, Outputs.h); reports a view of
+/// an enum and half-precision parameters, which the launcher cannot spell.
 bool KernelLowering::launchableParam(const ParmVarDecl *p,
                                      const kir::Type &kt) {
   QualType t = p->getType();
@@ -147,29 +149,13 @@ bool KernelLowering::launchableParam(const ParmVarDecl *p,
   // intent::half / intent::bfloat16: the launcher spells them as written.
   if (halfKind(elem))
     return true;
-  bool exact = false;
-  if (const auto *bt = elem->getAs<BuiltinType>()) {
-    switch (bt->getKind()) {
-    case BuiltinType::Bool:
-    case BuiltinType::SChar:
-    case BuiltinType::UChar:
-    case BuiltinType::Short:
-    case BuiltinType::UShort:
-    case BuiltinType::Int:
-    case BuiltinType::UInt:
-    case BuiltinType::Long:
-    case BuiltinType::ULong:
-    case BuiltinType::Float:
-    case BuiltinType::Double:
-      exact = true;
-      break;
-    default:
-      break;
-    }
-  }
+  // bool, float, double and every integer scalarType mapped: the launcher
+  // names them, a view's element as the user spelled it
+  // (viewElementSpelling in Outputs.h).
+  if (elem->getAs<BuiltinType>())
+    return true;
   const auto *et = elem->getAs<EnumType>();
-  bool converts = !kt.isView() && !(et && et->getDecl()->isScoped());
-  if (exact || converts)
+  if (!kt.isView() && !(et && et->getDecl()->isScoped()))
     return true;
   static const char *const names[] = {"bool",     "int8_t",   "uint8_t",
                                       "int16_t",  "uint16_t", "int32_t",

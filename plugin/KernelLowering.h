@@ -137,6 +137,8 @@ public:
   clang::SourceManager &sm;
   DiagReporter &diags;
   kir::Kernel *kernel = nullptr;
+  /// The kernel being lowered (named by notes on errors in its helpers).
+  const clang::FunctionDecl *kernelDecl = nullptr;
   /// The file of the kernel's definition: KIR locations refer to it.
   clang::FileID kernelFile;
   std::unique_ptr<kir::Builder> b;

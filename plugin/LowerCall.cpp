@@ -16,6 +16,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 using namespace intent;
@@ -82,6 +83,10 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
         return nullptr;
       return v;
     }
+    // A virtual operator (a functor called through a base reference would
+    // dispatch on its dynamic type): rejected like any virtual call.
+    if (md && md->isVirtual())
+      return fail(loc, msg::VirtualCall, {md->getNameAsString()});
     if (md && oc->getOperator() == OO_Call && !md->isStatic() &&
         md->getParent()->field_empty() &&
         !intentRecord(oc->getArg(0)->getType())) {
@@ -601,6 +606,27 @@ kir::Value *KernelLowering::parallelFor(const CallExpr *e) {
 // Inlining
 //===----------------------------------------------------------------------===//
 
+/// A function of a call chain as the user knows it: 'ns::helper', or
+/// 'a lambda' for a lambda's call operator.
+static std::string calleeName(const FunctionDecl *f) {
+  if (const auto *md = dyn_cast<CXXMethodDecl>(f); md && md->getParent()->isLambda())
+    return "a lambda";
+  return "'" + f->getQualifiedNameAsString() + "'";
+}
+
+/// printf and the C library's other console output functions (global or
+/// in namespace std).
+static bool isPrintFunction(const FunctionDecl *fd) {
+  if (!fd->getIdentifier() ||
+      !(fd->isInStdNamespace() ||
+        fd->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+    return false;
+  return llvm::StringSwitch<bool>(fd->getName())
+      .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", true)
+      .Cases("fputs", "putchar", "putc", "fputc", "perror", true)
+      .Default(false);
+}
+
 const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
                                                  unsigned numArgs,
                                                  SourceLocation callLoc,
@@ -608,10 +634,29 @@ const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
   if (fd->isNoReturn())
     return fail(callLoc, msg::NoReturn, {fd->getQualifiedNameAsString()});
   const FunctionDecl *def = nullptr;
-  if (!fd->hasBody(def) || !def || !def->getBody())
-    return fail(callLoc, msg::NoBody, {fd->getQualifiedNameAsString()});
-  if (llvm::is_contained(inlineStack, def->getCanonicalDecl()))
-    return fail(callLoc, msg::Recursion, {fd->getQualifiedNameAsString()});
+  if (!fd->hasBody(def) || !def || !def->getBody()) {
+    std::string name = fd->getQualifiedNameAsString();
+    if (isPrintFunction(fd))
+      return fail(callLoc, msg::PrintCall, {name});
+    if (sm.isInSystemHeader(sm.getExpansionLoc(fd->getLocation())))
+      return fail(callLoc, msg::LibraryNoBody, {name});
+    return fail(callLoc, msg::NoBody, {name});
+  }
+  if (llvm::is_contained(inlineStack, def->getCanonicalDecl())) {
+    bool first = !failed;
+    fail(callLoc, msg::Recursion, {fd->getQualifiedNameAsString()});
+    if (first && kernelDecl) {
+      // The chain of inlined calls from the kernel to the recursive call.
+      std::string chain = "'" + kernelDecl->getNameAsString() + "'";
+      for (const FunctionDecl *f : inlineStack)
+        chain += " -> " + calleeName(f);
+      chain += " -> " + calleeName(fd);
+      diags.note(kernelDecl->getLocation(), msg::RecursionChain,
+                 {fd->getQualifiedNameAsString(),
+                  kernelDecl->getNameAsString(), chain});
+    }
+    return nullptr;
+  }
   if (def->isVariadic() || def->getNumParams() != numArgs)
     return fail(callLoc, msg::Generic,
                 {"call to '" + fd->getQualifiedNameAsString() + "'"});

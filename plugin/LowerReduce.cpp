@@ -81,6 +81,9 @@ private:
                 llvm::ArrayRef<unsigned> arities, llvm::StringRef expected,
                 Callback &out);
   bool combine(const Expr *a, Callback &out);
+  /// The function a function-typed argument names: `f`, `&f`, or a constant
+  /// pointer to a function; null otherwise.
+  const FunctionDecl *namedFunction(const Expr *a) const;
   bool constEnum(const Expr *a, llvm::StringRef param,
                  llvm::StringRef example, std::string &out);
   /// Adds a region to `op` taking `argTypes`, lowers `fill` into it inside
@@ -243,6 +246,21 @@ bool ReductionLowering::combine(const Expr *a, Callback &out) {
     if (llvm::StringRef(q).starts_with("intent::ops::"))
       out.combiner = rd->getName().str();
   }
+  // A named function (`my_max`, `&my_max`) or a constant pointer to one
+  // (`constexpr auto p = &my_max;`): inlined like a call operator.
+  if (const FunctionDecl *fd = namedFunction(a)) {
+    out.op = fd;
+    if (fd->getNumParams() == 2)
+      return true;
+    std::string ty = accTy.getAsString(L.ctx.getPrintingPolicy());
+    L.fail(a->getExprLoc(), msg::CallbackArity,
+           {what("combine"), "(" + ty + ", " + ty + ")"});
+    return false;
+  }
+  if (t->isFunctionPointerType()) {
+    L.fail(a->getExprLoc(), msg::CombinePointerNotConstant, {name});
+    return false;
+  }
   if (!callable(a, "combine"))
     return false;
   out.op = L.callOperatorOf(t, 2, {accTy, accTy});
@@ -253,6 +271,25 @@ bool ReductionLowering::combine(const Expr *a, Callback &out) {
     return false;
   }
   return true;
+}
+
+const FunctionDecl *ReductionLowering::namedFunction(const Expr *a) const {
+  QualType t = a->getType().getNonReferenceType();
+  if (!t->isFunctionPointerType() && !t->isFunctionType())
+    return nullptr;
+  const Expr *s = a->IgnoreParenImpCasts();
+  if (const auto *u = dyn_cast<UnaryOperator>(s);
+      u && u->getOpcode() == UO_AddrOf)
+    s = u->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *d = dyn_cast<DeclRefExpr>(s))
+    if (const auto *fd = dyn_cast<FunctionDecl>(d->getDecl()))
+      return fd;
+  Expr::EvalResult r;
+  if (a->isValueDependent() || !a->EvaluateAsRValue(r, L.ctx) ||
+      !r.Val.isLValue() || r.Val.getLValueOffset().getQuantity() != 0)
+    return nullptr;
+  const auto *vd = r.Val.getLValueBase().dyn_cast<const ValueDecl *>();
+  return dyn_cast_or_null<FunctionDecl>(vd);
 }
 
 bool ReductionLowering::constEnum(const Expr *a, llvm::StringRef param,

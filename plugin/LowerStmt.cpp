@@ -13,6 +13,8 @@
 
 #include "clang/AST/DeclTemplate.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace clang;
 using namespace intent;
 using namespace intent::plugin;
@@ -228,6 +230,17 @@ void KernelLowering::declStmt(const DeclStmt *s) {
   }
 }
 
+/// std::vector, std::array, std::deque, std::string and the like: a
+/// container a user may reach for as a local array.
+static bool isStdContainer(const CXXRecordDecl *rd) {
+  if (!rd->isInStdNamespace() || !rd->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(rd->getName())
+      .Cases("vector", "array", "deque", "list", "basic_string", true)
+      .Cases("valarray", "set", "map", "unordered_map", "unordered_set", true)
+      .Default(false);
+}
+
 void KernelLowering::varDecl(const VarDecl *vd) {
   SourceLocation loc = vd->getLocation();
   at(loc);
@@ -325,6 +338,16 @@ void KernelLowering::varDecl(const VarDecl *vd) {
   }
   if (reportTupleElement(vt, loc))
     return;
+  if (const CXXRecordDecl *rd = vt->getAsCXXRecordDecl()) {
+    std::string spelled = quoted(vt.getAsString(ctx.getPrintingPolicy()));
+    if (isStdContainer(rd))
+      fail(loc, msg::ContainerLocal, {name, spelled});
+    else if (rd->hasDefinition() && rd->isPolymorphic())
+      fail(loc, msg::VirtualLocal, {name, spelled});
+    else
+      fail(loc, msg::ClassLocal, {name, spelled});
+    return;
+  }
   if (vt->isRecordType()) {
     fail(loc, msg::ClassLocal, {name, quoted(vt.getAsString(ctx.getPrintingPolicy()))});
     return;

@@ -117,8 +117,14 @@ public:
   }
 
   bool run() {
-    for (const CompiledKernel &k : kernels)
+    for (const CompiledKernel &k : kernels) {
       byDecl[k.decl->getCanonicalDecl()] = &k;
+      // The launcher takes each view with the user's element spelling.
+      std::vector<std::string> elems;
+      for (const ParmVarDecl *p : k.decl->parameters())
+        elems.push_back(viewElementSpelling(ctx, p->getType()));
+      opts.hostElems[k.program->mangledName] = std::move(elems);
+    }
     insertWrappers();
     rewriteCalls();
     if (failed)
@@ -211,7 +217,7 @@ private:
       bool global = top == def || isa<FunctionTemplateDecl>(top);
       auto declareLauncher = [&](const CompiledKernel &k) {
         std::string decl = "void " + emit::launchFunctionName(*k.program, opts) +
-                           "(" + emit::wrapperParams(*k.program) + ");";
+                           "(" + emit::wrapperParams(*k.program, opts) + ");";
         if (global)
           after[endOffset] += " " + decl;
         else
@@ -234,7 +240,7 @@ private:
         std::string args = argNames(*k.program);
         declareLauncher(k);
         after[endOffset] += " inline void " + wrapper + "(" +
-                            emit::wrapperParams(*k.program) + ") {" +
+                            emit::wrapperParams(*k.program, opts) + ") {" +
                             reference + *ns + callableName(k.decl, pp) + "(" +
                             args + "); return; } ::" +
                             emit::launchFunctionName(*k.program, opts) + "(" +
@@ -281,7 +287,7 @@ private:
             os, k->decl->getTemplateSpecializationArgs()->asArray(), pp);
         after[endOffset] += " template <> struct " + traits + targsText +
                             " { static void launch(" +
-                            emit::wrapperParams(*k->program) + ") { ::" +
+                            emit::wrapperParams(*k->program, opts) + ") { ::" +
                             emit::launchFunctionName(*k->program, opts) + "(" +
                             argNames(*k->program) + "); } };";
       }
@@ -475,6 +481,38 @@ private:
 };
 
 } // namespace
+
+std::string intent::plugin::viewElementSpelling(const ASTContext &ctx,
+                                                QualType viewType) {
+  const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      viewType.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (!spec || spec->getName() != "view" ||
+      spec->getTemplateArgs().size() != 2 ||
+      spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return "";
+  QualType elem = spec->getTemplateArgs()[0]
+                      .getAsType()
+                      .getCanonicalType()
+                      .getUnqualifiedType();
+  const auto *bt = elem->getAs<BuiltinType>();
+  if (!bt || !bt->isInteger())
+    return "";
+  switch (bt->getKind()) {
+  // The types <cstdint> names: bool and int8_t .. uint64_t (LP64).
+  case BuiltinType::Bool:
+  case BuiltinType::SChar:
+  case BuiltinType::UChar:
+  case BuiltinType::Short:
+  case BuiltinType::UShort:
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+  case BuiltinType::Long:
+  case BuiltinType::ULong:
+    return "";
+  default:
+    return elem.getAsString(ctx.getPrintingPolicy());
+  }
+}
 
 std::string intent::plugin::translationUnitStem(const ASTContext &ctx) {
   const SourceManager &sm = ctx.getSourceManager();

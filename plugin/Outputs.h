@@ -34,6 +34,15 @@ struct CompiledKernel {
 bool writeOutputs(clang::ASTContext &ctx, llvm::StringRef outDir,
                   llvm::ArrayRef<CompiledKernel> kernels);
 
+/// For a view parameter type `viewType` (intent::view<E, R>, through
+/// references and qualifiers): E, unqualified, as the generated launcher
+/// spells it when E is another spelling of a standard integer type than its
+/// <cstdint> name (`long long`, `unsigned long long`, plain `char`,
+/// `wchar_t`, `char16_t`, ...); "" when the standard name (int64_t, float,
+/// ...) is E itself, or for any other type.
+std::string viewElementSpelling(const clang::ASTContext &ctx,
+                                clang::QualType viewType);
+
 /// The base name of generated files for the main file, e.g. "saxpy" for
 /// "dir/saxpy.cpp".
 std::string translationUnitStem(const clang::ASTContext &ctx);

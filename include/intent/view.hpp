@@ -260,6 +260,24 @@ private:
   index Strides[Dims];
 };
 
+namespace detail {
+
+/// `V` seen with element type U, another spelling of the same integer type
+/// (view<long long, R> as view<int64_t, R>, view<char, R> as view<int8_t,
+/// R>): generated launchers take the user's spelling and pass the standard
+/// one to the kernel. Host only (launchers run on the host).
+template <class U, class T, int R> view<U, R> view_as(const view<T, R> &V) {
+  static_assert(sizeof(U) == sizeof(T), "view_as keeps the element size");
+  std::array<index, static_cast<std::size_t>(R)> Ext, Str;
+  for (int D = 0; D < R; ++D) {
+    Ext[static_cast<std::size_t>(D)] = V.extent(D);
+    Str[static_cast<std::size_t>(D)] = V.stride(D);
+  }
+  return view<U, R>(reinterpret_cast<U *>(V.data()), Ext, Str);
+}
+
+} // namespace detail
+
 } // namespace intent
 
 #endif // INTENT_VIEW_HPP

@@ -809,13 +809,21 @@ void ProgramEmitter::emitGlobal() {
 
 void ProgramEmitter::emitWrapper() {
   os << "void " << emit::launchFunctionName(p, opts) << "("
-     << emit::wrapperParams(p) << ") {\n";
+     << emit::wrapperParams(p, opts) << ") {\n";
   os << "  static const intent::rt::kernel_info __intent_info{\""
      << p.name << "\", \"" << opts.sourceFile << "\", " << p.loc.line
      << "};\n";
   os << "  " << m << "_args __intent_args{";
-  for (const Param &par : p.params)
-    os << par.name << ", ";
+  for (unsigned i = 0; i < p.params.size(); ++i) {
+    const Param &par = p.params[i];
+    // A view of the user's element spelling (`long long`) is the same
+    // memory seen with the standard type the program uses (`int64_t`).
+    if (!emit::hostElem(p, i, opts).empty())
+      os << "::intent::detail::view_as<" << (par.type.constElem ? "const " : "")
+         << scalarCxx(par.type.elem) << ">(" << par.name << "), ";
+    else
+      os << par.name << ", ";
+  }
   os << "nullptr};\n";
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
@@ -879,12 +887,29 @@ std::string intent::emit::cxxType(const phys::Type &t) {
       typeToString(t));
 }
 
-std::string intent::emit::wrapperParams(const phys::Program &p) {
+std::string intent::emit::hostElem(const phys::Program &p, unsigned i,
+                                   const EmitOptions &opts) {
+  auto it = opts.hostElems.find(p.mangledName);
+  if (it == opts.hostElems.end() || i >= it->second.size() ||
+      !p.params[i].type.isView())
+    return "";
+  return it->second[i];
+}
+
+std::string intent::emit::wrapperParams(const phys::Program &p,
+                                        const EmitOptions &opts) {
   std::string s;
   for (unsigned i = 0; i < p.params.size(); ++i) {
+    const Param &par = p.params[i];
     if (i)
       s += ", ";
-    s += cxxType(p.params[i].type) + " " + p.params[i].name;
+    std::string elem = emit::hostElem(p, i, opts);
+    if (elem.empty())
+      s += cxxType(par.type);
+    else
+      s += "intent::view<" + std::string(par.type.constElem ? "const " : "") +
+           elem + ", " + std::to_string(par.type.rank) + ">";
+    s += " " + par.name;
   }
   return s;
 }

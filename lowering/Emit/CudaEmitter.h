@@ -20,7 +20,9 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace intent::emit {
 
@@ -36,14 +38,25 @@ struct EmitOptions {
   std::string symbolPrefix;
   /// CUDA threads per block for thread-scope programs.
   int blockSize = 256;
+  /// Per program (by mangled name), per parameter: the element type of a
+  /// view parameter as the user spelled it when that is another spelling of
+  /// the standard type (`long long` for int64_t, `char` for int8_t), else
+  /// "". The launch wrapper takes such a view as spelled, so the user's call
+  /// passes its argument unchanged; the program sees the standard type.
+  std::map<std::string, std::vector<std::string>> hostElems;
 };
 
 /// The C++ spelling of a physical type (scalars and views).
 std::string cxxType(const phys::Type &t);
 
+/// The element type the launch wrapper spells for parameter `i` of `p`
+/// (EmitOptions::hostElems), or "" for the standard name.
+std::string hostElem(const phys::Program &p, unsigned i,
+                     const EmitOptions &opts);
+
 /// The parameter list of a program's launch wrapper, e.g.
-/// `intent::view<float, 1> y, float a`.
-std::string wrapperParams(const phys::Program &p);
+/// `intent::view<float, 1> y, float a, intent::view<long long, 1> z`.
+std::string wrapperParams(const phys::Program &p, const EmitOptions &opts);
 
 /// The base of every generated symbol of `p`: `<prefix><mangled>`.
 std::string symbolName(const phys::Program &p, const EmitOptions &opts);

@@ -3,7 +3,7 @@
 // RUN: not %intent_syntax %s -fplugin-arg-intent-bogus 2>&1 | FileCheck %s --check-prefix=ARG
 // RUN: not %intent_syntax %s -fplugin-arg-intent-dump=ast 2>&1 | FileCheck %s --check-prefix=DUMP
 // RUN: not %intent_syntax %s -fplugin-arg-intent-stop-after=phys 2>&1 | FileCheck %s --check-prefix=STOP
-// ARG: error: unknown Intent plugin argument 'bogus' (expected dump=kir, dump=phys, stop-after=kir, out=DIR or remarks)
+// ARG: error: unknown Intent plugin argument 'bogus' (expected dump=kir, dump=phys, stop-after=kir, out=DIR, remarks or no-physical-passes)
 // DUMP: error: unknown value 'ast' for -fplugin-arg-intent-dump (expected 'kir' or 'phys')
 // STOP: error: unknown value 'phys' for -fplugin-arg-intent-stop-after (expected 'kir')
 

@@ -1,4 +1,5 @@
-// Direct recursion is rejected at the recursive call.
+// Direct recursion is rejected at the recursive call, with a note at the
+// kernel it was reached from naming the chain of calls.
 // RUN: %intent_syntax -Xclang -verify %s
 
 #include <intent/intent.hpp>
@@ -11,4 +12,5 @@ inline int fact(int n) {
   return n * fact(n - 1);
 }
 
+// expected-note@+1 {{'fact' was reached from kernel 'k' through the calls 'k' -> 'fact' -> 'fact'}}
 [[intent::kernel]] void k(view<int, 1> y, int n) { y[0] = fact(n); }
