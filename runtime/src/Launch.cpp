@@ -70,7 +70,9 @@ void launch(const LaunchRequest &Request) {
   try {
     if (KeptZero)
       markKeptZeroDirty();
-    if (Cooperative)
+    if (Cooperative && Request.SerialEntry && !cpuFibers())
+      runOnHost(Request.SerialEntry, Request.Args, Config.total);
+    else if (Cooperative)
       runCooperativeOnHost(Request);
     else
       runOnHost(Request.HostEntry, Request.Args, Config.total);

@@ -104,6 +104,11 @@ index cpuGrain() {
   return Grain;
 }
 
+bool cpuFibers() {
+  static const bool Fibers = envInteger("INTENT_CPU_FIBERS", 0, 0) != 0;
+  return Fibers;
+}
+
 index maxGridOverride() {
   static const index Max = envInteger("INTENT_MAX_GRID", 0, 0);
   return Max;

@@ -97,6 +97,10 @@ struct LaunchRequest {
   HostRangeFn HostEntry;
   /// The cpu-mode fiber body (scopes warp and cta).
   FiberBodyFn FiberEntry;
+  /// Scope cta only, null when the kernel has none: the cpu-mode entry of
+  /// the program's host serial form (one host thread runs a whole CTA
+  /// instance, no fibers), which cpu mode runs unless INTENT_CPU_FIBERS=1.
+  HostRangeFn SerialEntry = nullptr;
 };
 
 /// Counts the launch, then runs it in the current mode. Defined in the
@@ -148,6 +152,33 @@ void launch(const kernel_info &Info, const launch_config &Config, Args &A,
       Config.scope == exec_scope::warp
           ? &detail::runFiber<Args, Program, exec_scope::warp>
           : &detail::runFiber<Args, Program, exec_scope::cta>};
+  detail::launch(Request);
+}
+
+/// As above, for a kernel of exec scope cta that also has a host serial
+/// form HostProgram (the same program instance run by one host thread, with
+/// its CTA-distributed loops and reductions ordered): cpu mode runs
+/// HostProgram for every id like a thread-scope program, unless
+/// INTENT_CPU_FIBERS=1 asks for the cooperative Program on fibers. gpu mode
+/// is unchanged.
+template <auto Program, auto HostProgram, class Args>
+void launch(const kernel_info &Info, const launch_config &Config, Args &A,
+            void (*Kernel)(Args, index)) {
+  static_assert(std::is_trivially_copyable<Args>::value,
+                "kernel arguments are copied to the device byte for byte");
+  static_assert(std::is_same<decltype(A.workspace), void *>::value,
+                "the Args struct needs a member `void *workspace`");
+  detail::LaunchRequest Request{
+      &Info,
+      Config,
+      &A,
+      &A.workspace,
+      reinterpret_cast<const void *>(Kernel),
+      &detail::runPrograms<Args, Program>,
+      Config.scope == exec_scope::warp
+          ? &detail::runFiber<Args, Program, exec_scope::warp>
+          : &detail::runFiber<Args, Program, exec_scope::cta>,
+      &detail::runPrograms<Args, HostProgram>};
   detail::launch(Request);
 }
 
