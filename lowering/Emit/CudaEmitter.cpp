@@ -230,6 +230,8 @@ void ProgramEmitter::emitArgs() {
   for (const Param &par : p.params)
     os << "  " << emit::cxxType(par.type) << " " << par.name << ";\n";
   os << "  void *workspace;\n";
+  // INTENT_CHECK=bounds: set by the runtime, null when checks are off.
+  os << "  ::intent::rt::bounds_record *check;\n";
   os << "};\n\n";
 }
 
@@ -396,6 +398,25 @@ std::string ProgramEmitter::elementRef(const Op &op) {
          std::to_string(d) + ")";
   }
   return s + "]";
+}
+
+std::string ProgramEmitter::boundsCondition(const Op &op) {
+  const Value *mem = op.memory();
+  llvm::ArrayRef<Value *> coords = op.coords();
+  if (mem->type.isBuffer() || coords.empty())
+    return "";
+  int param = -1;
+  for (unsigned i = 0; i < p.params.size(); ++i)
+    if (p.param(i) == mem)
+      param = static_cast<int>(i);
+  std::string s = "(a.check == nullptr || (";
+  for (unsigned d = 0; d < coords.size(); ++d)
+    s += std::string(d ? " && " : "") + "::intent::rt::check_index(a.check, " +
+         name(coords[d]) + ", " + name(mem) + ".extent(" + std::to_string(d) +
+         "), " + std::to_string(param) + ", " + std::to_string(d) + ", " +
+         std::to_string(op.loc.line) + ", " + std::to_string(op.loc.col) +
+         ")";
+  return s + "))";
 }
 
 /// A buffer allocation instance: a local array (program/iteration-private,
@@ -595,6 +616,10 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       return;
     }
     std::string ref = elementRef(op);
+    std::string inBounds = boundsCondition(op);
+    if (!inBounds.empty())
+      ref = inBounds + " ? " + ref + " : " + emit::cxxType(op.result()->type) +
+            "{}";
     if (op.boolAttr("staged") && !hostSerial)
       ref = "gstage ? gs" + std::to_string(op.memory()->argNo) + "[" +
             name(op.coords()[1]) + "] : " + ref;
@@ -616,6 +641,9 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       os << "if (::intent::rt::cta_thread() == 0) ";
     if (const Value *g = op.guard())
       os << "if (" << name(g) << ") ";
+    std::string inBounds = boundsCondition(op);
+    if (!inBounds.empty())
+      os << "if " << inBounds << " ";
     os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
     return;
   }
@@ -835,11 +863,14 @@ void ProgramEmitter::emitWrapper() {
      << emit::wrapperParams(p) << ") {\n";
   os << "  static const intent::rt::kernel_info __intent_info{\""
      << p.name << "\", \"" << opts.sourceFile << "\", " << p.loc.line
-     << "};\n";
+     << ", \"";
+  for (unsigned i = 0; i < p.params.size(); ++i)
+    os << (i ? "," : "") << p.params[i].name;
+  os << "\"};\n";
   os << "  " << m << "_args __intent_args{";
   for (const Param &par : p.params)
     os << par.name << ", ";
-  os << "nullptr};\n";
+  os << "nullptr, nullptr};\n";
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
   os << "  intent::rt::launch_config __intent_config;\n";

@@ -90,6 +90,11 @@ private:
   /// were made explicit by the front end already.
   std::string binaryExpr(const phys::Op &op);
   std::string elementRef(const phys::Op &op);
+  /// INTENT_CHECK=bounds: the condition under which load/store `op` of a
+  /// view may access memory, `(a.check == nullptr || <every coordinate
+  /// within its extent>)` (intent/runtime/bounds.hpp), with the access's
+  /// user line and column; "" for a buffer access.
+  std::string boundsCondition(const phys::Op &op);
   void emitAlloc(const phys::Op &op);
   /// Binds a region's block arguments to `sources` (carried variables).
   void bindArgs(const phys::Block &b, llvm::ArrayRef<std::string> sources);

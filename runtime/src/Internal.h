@@ -41,6 +41,10 @@ index cpuGrain();
 /// cooperative code, barriers and shuffles included, is then what runs).
 bool cpuFibers();
 
+/// INTENT_CHECK=bounds: generated programs check their view accesses
+/// (unset, empty or "none": no checks).
+bool checkBounds();
+
 /// An upper bound on the grid size in blocks, INTENT_MAX_GRID (0: none). Lets
 /// tests force the grid-stride loop with small launches.
 index maxGridOverride();
