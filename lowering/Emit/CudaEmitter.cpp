@@ -179,8 +179,21 @@ void ProgramEmitter::emit() {
   emitStageBytesFunction();
   emitRowRegFunctions();
   emitProgramFunction();
+  if (hasHostSerial()) {
+    hostSerial = true;
+    emitProgramFunction();
+    hostSerial = false;
+  }
   emitGlobal();
   emitWrapper();
+}
+
+bool ProgramEmitter::hasHostSerial() const {
+  if (p.scope != ExecScope::CTA)
+    return false;
+  bool grid = false;
+  walk(*p.body, [&](const Op &o) { grid |= o.opcode == Opcode::GridReduce; });
+  return !grid;
 }
 
 void ProgramEmitter::indent() {
@@ -217,6 +230,8 @@ void ProgramEmitter::emitArgs() {
   for (const Param &par : p.params)
     os << "  " << emit::cxxType(par.type) << " " << par.name << ";\n";
   os << "  void *workspace;\n";
+  // INTENT_CHECK=bounds: set by the runtime, null when checks are off.
+  os << "  ::intent::rt::bounds_record *check;\n";
   os << "};\n\n";
 }
 
@@ -284,15 +299,24 @@ void ProgramEmitter::emitLaunchEvaluator() {
 }
 
 void ProgramEmitter::emitProgramFunction() {
-  os << "/// One program instance of " << p.name << " (exec scope "
-     << execScopeName(p.scope) << ").\n";
-  if (p.regMaxK) // cta-rows: RK row elements per thread in registers
-    os << "template <int RK>\n";
-  os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
-     << "_args &a) {\n";
+  if (hostSerial) {
+    // cpu mode's default for this program (docs/runtime.md §5): the CTA's
+    // work on one host thread, no fibers.
+    os << "/// One program instance of " << p.name
+       << " run serially by one host thread (cpu mode).\n";
+    os << "static inline void " << m << "_host_program(int64_t pid, const "
+       << m << "_args &a) {\n";
+  } else {
+    os << "/// One program instance of " << p.name << " (exec scope "
+       << execScopeName(p.scope) << ").\n";
+    if (p.regMaxK) // cta-rows: RK row elements per thread in registers
+      os << "template <int RK>\n";
+    os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
+       << "_args &a) {\n";
+  }
   depth = 1;
   regReduceIndex = regReduceCount = 0;
-  if (p.regMaxK)
+  if (p.regMaxK && !hostSerial)
     walk(*p.body, [&](const Op &o) {
       if ((o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce) &&
           o.strAttr("dist") == "cta")
@@ -374,6 +398,25 @@ std::string ProgramEmitter::elementRef(const Op &op) {
          std::to_string(d) + ")";
   }
   return s + "]";
+}
+
+std::string ProgramEmitter::boundsCondition(const Op &op) {
+  const Value *mem = op.memory();
+  llvm::ArrayRef<Value *> coords = op.coords();
+  if (mem->type.isBuffer() || coords.empty())
+    return "";
+  int param = -1;
+  for (unsigned i = 0; i < p.params.size(); ++i)
+    if (p.param(i) == mem)
+      param = static_cast<int>(i);
+  std::string s = "(a.check == nullptr || (";
+  for (unsigned d = 0; d < coords.size(); ++d)
+    s += std::string(d ? " && " : "") + "::intent::rt::check_index(a.check, " +
+         name(coords[d]) + ", " + name(mem) + ".extent(" + std::to_string(d) +
+         "), " + std::to_string(param) + ", " + std::to_string(d) + ", " +
+         std::to_string(op.loc.line) + ", " + std::to_string(op.loc.col) +
+         ")";
+  return s + "))";
 }
 
 /// A buffer allocation instance: a local array (program/iteration-private,
@@ -480,9 +523,9 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       indent();
       os << "rest" << op.id << " /= " << name(n) << ";\n";
     }
-    if (!p.stagedParams.empty() && r == 1)
+    if (!p.stagedParams.empty() && r == 1 && !hostSerial)
       emitRowStaging(op.result(0));
-    if (p.regMaxK && r == 1)
+    if (p.regMaxK && r == 1 && !hostSerial)
       emitRowRegisters(op.result(0));
     return;
   }
@@ -573,7 +616,11 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       return;
     }
     std::string ref = elementRef(op);
-    if (op.boolAttr("staged"))
+    std::string inBounds = boundsCondition(op);
+    if (!inBounds.empty())
+      ref = inBounds + " ? " + ref + " : " + emit::cxxType(op.result()->type) +
+            "{}";
+    if (op.boolAttr("staged") && !hostSerial)
       ref = "gstage ? gs" + std::to_string(op.memory()->argNo) + "[" +
             name(op.coords()[1]) + "] : " + ref;
     if (const Value *g = op.guard())
@@ -589,10 +636,14 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       os << over->second << " = " << name(op.storedValue()) << ";\n";
       return;
     }
-    if (op.access.active == "leader" && p.scope == ExecScope::CTA)
+    if (op.access.active == "leader" && p.scope == ExecScope::CTA &&
+        !hostSerial)
       os << "if (::intent::rt::cta_thread() == 0) ";
     if (const Value *g = op.guard())
       os << "if (" << name(g) << ") ";
+    std::string inBounds = boundsCondition(op);
+    if (!inBounds.empty())
+      os << "if " << inBounds << " ";
     os << elementRef(op) << " = " << name(op.storedValue()) << ";\n";
     return;
   }
@@ -608,7 +659,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   case Opcode::For: {
     const Block &body = op.region(0)->block;
-    if (op.strAttr("dist") == "cta") {
+    if (op.strAttr("dist") == "cta" && !hostSerial) {
       if (p.regMaxK) {
         indent();
         os << "if constexpr (RK > 0) {\n";
@@ -643,7 +694,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   }
   case Opcode::Reduce:
   case Opcode::ArgReduce:
-    if (op.strAttr("dist") == "cta") {
+    if (op.strAttr("dist") == "cta" && !hostSerial) {
       emitCtaReduce(op, pid);
       return;
     }
@@ -812,7 +863,10 @@ void ProgramEmitter::emitWrapper() {
      << emit::wrapperParams(p, opts) << ") {\n";
   os << "  static const intent::rt::kernel_info __intent_info{\""
      << p.name << "\", \"" << opts.sourceFile << "\", " << p.loc.line
-     << "};\n";
+     << ", \"";
+  for (unsigned i = 0; i < p.params.size(); ++i)
+    os << (i ? "," : "") << p.params[i].name;
+  os << "\"};\n";
   os << "  " << m << "_args __intent_args{";
   for (unsigned i = 0; i < p.params.size(); ++i) {
     const Param &par = p.params[i];
@@ -824,7 +878,7 @@ void ProgramEmitter::emitWrapper() {
     else
       os << par.name << ", ";
   }
-  os << "nullptr};\n";
+  os << "nullptr, nullptr};\n";
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
   os << "  intent::rt::launch_config __intent_config;\n";
@@ -854,19 +908,22 @@ void ProgramEmitter::emitWrapper() {
     else if (phys::workspaceZeroed(p))
       os << "  __intent_config.zero_workspace = true;\n";
   }
+  // cpu mode runs the host serial form when there is one.
+  const std::string host = hasHostSerial() ? ", " + m + "_host_program" : "";
   if (p.regMaxK) {
     os << "  switch (__intent_rk) {\n";
     for (int k = 4; k <= p.regMaxK; k *= 2)
       os << "  case " << k << ": intent::rt::launch<" << m << "_program<" << k
-         << ">>(__intent_info, __intent_config, __intent_args, " << m
-         << "_kernel<" << k << ">); break;\n";
-    os << "  default: intent::rt::launch<" << m
-       << "_program<0>>(__intent_info, __intent_config, __intent_args, " << m
+         << ">" << host << ">(__intent_info, __intent_config, __intent_args, "
+         << m << "_kernel<" << k << ">); break;\n";
+    os << "  default: intent::rt::launch<" << m << "_program<0>" << host
+       << ">(__intent_info, __intent_config, __intent_args, " << m
        << "_kernel<0>); break;\n  }\n}\n\n";
     return;
   }
-  os << "  intent::rt::launch<" << m << "_program>(__intent_info, "
-     << "__intent_config, __intent_args, " << m << "_kernel);\n";
+  os << "  intent::rt::launch<" << m << "_program" << host
+     << ">(__intent_info, __intent_config, __intent_args, " << m
+     << "_kernel);\n";
   os << "}\n\n";
 }
 

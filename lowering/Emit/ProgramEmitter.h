@@ -52,6 +52,15 @@ private:
   unsigned lastLine = 0;
   /// Enclosing `loop` ops, innermost last (targets of break/continue).
   std::vector<const phys::Op *> loops;
+  /// Emitting `<m>_host_program`, cpu mode's serial form of a program of
+  /// exec scope cta: one host thread runs the whole CTA instance, so the
+  /// distributed ops are their ordered loops (the physical IR's semantics)
+  /// and there is no staging, register row, barrier or shuffle.
+  bool hostSerial = false;
+  /// Whether `p` gets a host serial form: exec scope cta without a
+  /// grid_reduce (whose partials and arrival counter need the cooperative
+  /// grid).
+  bool hasHostSerial() const;
 
   void indent();
   /// One line of generated code at the current depth; open() also enters a
@@ -81,6 +90,11 @@ private:
   /// were made explicit by the front end already.
   std::string binaryExpr(const phys::Op &op);
   std::string elementRef(const phys::Op &op);
+  /// INTENT_CHECK=bounds: the condition under which load/store `op` of a
+  /// view may access memory, `(a.check == nullptr || <every coordinate
+  /// within its extent>)` (intent/runtime/bounds.hpp), with the access's
+  /// user line and column; "" for a buffer access.
+  std::string boundsCondition(const phys::Op &op);
   void emitAlloc(const phys::Op &op);
   /// Binds a region's block arguments to `sources` (carried variables).
   void bindArgs(const phys::Block &b, llvm::ArrayRef<std::string> sources);

@@ -36,6 +36,15 @@ int cpuThreads();
 /// INTENT_CPU_GRAIN, default 1024.
 index cpuGrain();
 
+/// INTENT_CPU_FIBERS=1: cpu mode runs every cooperative program on fibers,
+/// one per CUDA thread, even when it has a host serial form (the generated
+/// cooperative code, barriers and shuffles included, is then what runs).
+bool cpuFibers();
+
+/// INTENT_CHECK=bounds: generated programs check their view accesses
+/// (unset, empty or "none": no checks).
+bool checkBounds();
+
 /// An upper bound on the grid size in blocks, INTENT_MAX_GRID (0: none). Lets
 /// tests force the grid-stride loop with small launches.
 index maxGridOverride();

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <exception>
+#include <string>
 
 namespace intent {
 namespace rt {
@@ -16,6 +17,45 @@ namespace detail {
 
 namespace {
 std::atomic<const kernel_info *> LastLaunch{nullptr};
+
+/// The bounds record of INTENT_CHECK=bounds in mode memory, zero between
+/// launches; created on first use. The caller holds launchMutex().
+bounds_record *boundsRecord(device_mode Mode) {
+  static bounds_record Host{};
+  if (Mode != device_mode::gpu)
+    return &Host;
+  static bounds_record *Device = nullptr;
+  if (!Device) {
+    Device = static_cast<bounds_record *>(cudaAllocate(sizeof(bounds_record)));
+    cudaMemset(Device, sizeof(bounds_record));
+  }
+  return Device;
+}
+
+/// Name number Param of the comma-separated list Params, or "".
+std::string paramName(const char *Params, int Param) {
+  if (!Params || Param < 0)
+    return "";
+  std::string All(Params);
+  std::size_t Begin = 0;
+  for (int I = 0; I < Param; ++I) {
+    Begin = All.find(',', Begin);
+    if (Begin == std::string::npos)
+      return "";
+    ++Begin;
+  }
+  return All.substr(Begin, All.find(',', Begin) - Begin);
+}
+
+[[noreturn]] void failBounds(const kernel_info &Info, const bounds_record &R) {
+  std::string View = paramName(Info.params, R.param);
+  fail(describe(Info) + ": out-of-bounds view access at " + Info.file + ":" +
+       std::to_string(R.line) + ":" + std::to_string(R.col) + ": index " +
+       std::to_string(R.index) + " in dimension " + std::to_string(R.dim) +
+       " of " + (View.empty() ? std::string("a view") : "view '" + View + "'") +
+       ", whose extent is " + std::to_string(R.extent) +
+       " (INTENT_CHECK=bounds)");
+}
 } // namespace
 
 std::mutex &launchMutex() {
@@ -57,6 +97,10 @@ void launch(const LaunchRequest &Request) {
   *Request.WorkspaceSlot =
       KeptZero ? keptZeroWorkspace(Config.workspace_bytes)
                : workspace(Config.workspace_bytes, Config.zero_workspace);
+  bounds_record *Bounds = nullptr;
+  if (Request.CheckSlot)
+    *Request.CheckSlot = Bounds =
+        checkBounds() ? boundsRecord(Mode) : nullptr;
   if (Mode == device_mode::gpu) {
     // Dirty until the launch is known to have been issued; a fault during
     // the kernel ends the CUDA context anyway.
@@ -65,17 +109,30 @@ void launch(const LaunchRequest &Request) {
     cudaLaunch(Request, Config.total);
     if (KeptZero)
       clearKeptZeroDirty();
+    if (Bounds) {
+      // Checking is on: wait for the kernel and report its first failure.
+      bounds_record R{};
+      cudaCopyToHost(&R, Bounds, sizeof(R));
+      if (R.hit) {
+        cudaMemset(Bounds, sizeof(R));
+        failBounds(*Request.Info, R);
+      }
+    }
     return;
   }
   try {
     if (KeptZero)
       markKeptZeroDirty();
-    if (Cooperative)
+    if (Cooperative && Request.SerialEntry && !cpuFibers())
+      runOnHost(Request.SerialEntry, Request.Args, Config.total);
+    else if (Cooperative)
       runCooperativeOnHost(Request);
     else
       runOnHost(Request.HostEntry, Request.Args, Config.total);
   } catch (const error &) {
     throw;
+  } catch (const bounds_error &E) {
+    failBounds(*Request.Info, E.Record);
   } catch (const std::exception &E) {
     fail(describe(*Request.Info) + " failed on the host: " + E.what());
   }

@@ -104,6 +104,24 @@ index cpuGrain() {
   return Grain;
 }
 
+bool cpuFibers() {
+  static const bool Fibers = envInteger("INTENT_CPU_FIBERS", 0, 0) != 0;
+  return Fibers;
+}
+
+bool checkBounds() {
+  static const bool Check = [] {
+    const char *Value = envValue("INTENT_CHECK");
+    std::string Name = Value ? Value : "";
+    if (Name == "bounds")
+      return true;
+    if (Name.empty() || Name == "none")
+      return false;
+    fail("INTENT_CHECK='" + Name + "' is not one of bounds, none");
+  }();
+  return Check;
+}
+
 index maxGridOverride() {
   static const index Max = envInteger("INTENT_MAX_GRID", 0, 0);
   return Max;

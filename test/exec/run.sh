@@ -9,7 +9,11 @@
 #   [sm_90a]     its generated <tu>.kernels.cu compiles with
 #                nvcc -arch=sm_90a -c;
 #   [cpu]        the intentc build exits 0 with INTENT_DEVICE=cpu (generated
-#                kernels executed on the host);
+#                kernels executed on the host; cta-scope programs in their
+#                host serial form, cpu mode's default);
+#   [cpu_fibers] the same with INTENT_CPU_FIBERS=1: cooperative programs run
+#                their generated cooperative code (barriers, shuffles, shared
+#                memory) with one host fiber per CUDA thread;
 #   [reference]  the intentc build exits 0 with INTENT_DEVICE=reference;
 #   [gpu]        with --gpu only: the intentc build exits 0 on the GPU.
 # Programs run with INTENT_CHECK_LAUNCHES=1, which makes the examples insist
@@ -66,7 +70,7 @@ done
 [ -n "$build" ] || usage
 case "$jobs" in ''|*[!0-9]*|0) echo "run.sh: -j needs a positive number" >&2; exit 2 ;; esac
 
-modes=(cpu reference)
+modes=(cpu cpu_fibers reference)
 [ "$gpu" -eq 1 ] && modes+=(gpu)
 
 # The programs, as paths relative to the repository without ".cpp".
@@ -235,7 +239,9 @@ run_program() {
     fi
     # cpu mode interleaves program instances on 3 host threads, one id at a
     # time, so that races (and non-atomic atomics) show up.
-    INTENT_DEVICE="$mode" INTENT_CHECK_LAUNCHES=1 \
+    local device="$mode" fibers=0
+    [ "$mode" = cpu_fibers ] && device=cpu fibers=1
+    INTENT_DEVICE="$device" INTENT_CPU_FIBERS="$fibers" INTENT_CHECK_LAUNCHES=1 \
       INTENT_CPU_THREADS="${INTENT_CPU_THREADS:-3}" \
       INTENT_CPU_GRAIN="${INTENT_CPU_GRAIN:-1}" \
       timeout "$timeout_s" "$bin" >"$dir/$mode.log" 2>&1

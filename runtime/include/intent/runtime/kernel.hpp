@@ -16,6 +16,7 @@
 
 #include "intent/intent.hpp"
 #include "intent/runtime/api.hpp"
+#include "intent/runtime/bounds.hpp"
 #include "intent/runtime/device.hpp"
 #include "intent/runtime/launch.hpp"
 

@@ -20,10 +20,12 @@
 
 #include "intent/core.hpp"
 #include "intent/runtime/api.hpp"
+#include "intent/runtime/bounds.hpp"
 #include "intent/runtime/coop.hpp"
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 namespace intent {
 namespace rt {
@@ -37,6 +39,9 @@ struct kernel_info {
   const char *file;
   /// The line of the kernel's definition.
   int line;
+  /// The kernel's parameter names, comma-separated ("y,x,a"), for bounds
+  /// check messages; null when unknown.
+  const char *params = nullptr;
 };
 
 /// The shape of one launch.
@@ -97,7 +102,26 @@ struct LaunchRequest {
   HostRangeFn HostEntry;
   /// The cpu-mode fiber body (scopes warp and cta).
   FiberBodyFn FiberEntry;
+  /// Scope cta only, null when the kernel has none: the cpu-mode entry of
+  /// the program's host serial form (one host thread runs a whole CTA
+  /// instance, no fibers), which cpu mode runs unless INTENT_CPU_FIBERS=1.
+  HostRangeFn SerialEntry = nullptr;
+  /// Where the runtime writes the bounds record (inside *Args: member
+  /// `check`), null when the Args struct has none.
+  bounds_record **CheckSlot = nullptr;
 };
+
+/// Whether Args has a member `bounds_record *check` (generated code does).
+template <class Args, class = void> struct HasCheck : std::false_type {};
+template <class Args>
+struct HasCheck<Args, std::void_t<decltype(std::declval<Args &>().check)>>
+    : std::is_same<decltype(std::declval<Args &>().check), bounds_record *> {};
+
+/// Points Request.CheckSlot at A.check when Args has one.
+template <class Args> void bindCheck(LaunchRequest &Request, Args &A) {
+  if constexpr (HasCheck<Args>::value)
+    Request.CheckSlot = &A.check;
+}
 
 /// Counts the launch, then runs it in the current mode. Defined in the
 /// runtime library.
@@ -148,6 +172,35 @@ void launch(const kernel_info &Info, const launch_config &Config, Args &A,
       Config.scope == exec_scope::warp
           ? &detail::runFiber<Args, Program, exec_scope::warp>
           : &detail::runFiber<Args, Program, exec_scope::cta>};
+  detail::bindCheck(Request, A);
+  detail::launch(Request);
+}
+
+/// As above, for a kernel of exec scope cta that also has a host serial
+/// form HostProgram (the same program instance run by one host thread, with
+/// its CTA-distributed loops and reductions ordered): cpu mode runs
+/// HostProgram for every id like a thread-scope program, unless
+/// INTENT_CPU_FIBERS=1 asks for the cooperative Program on fibers. gpu mode
+/// is unchanged.
+template <auto Program, auto HostProgram, class Args>
+void launch(const kernel_info &Info, const launch_config &Config, Args &A,
+            void (*Kernel)(Args, index)) {
+  static_assert(std::is_trivially_copyable<Args>::value,
+                "kernel arguments are copied to the device byte for byte");
+  static_assert(std::is_same<decltype(A.workspace), void *>::value,
+                "the Args struct needs a member `void *workspace`");
+  detail::LaunchRequest Request{
+      &Info,
+      Config,
+      &A,
+      &A.workspace,
+      reinterpret_cast<const void *>(Kernel),
+      &detail::runPrograms<Args, Program>,
+      Config.scope == exec_scope::warp
+          ? &detail::runFiber<Args, Program, exec_scope::warp>
+          : &detail::runFiber<Args, Program, exec_scope::cta>,
+      &detail::runPrograms<Args, HostProgram>};
+  detail::bindCheck(Request, A);
   detail::launch(Request);
 }
 
