@@ -12,7 +12,9 @@ peer of it (role "target": the peer the issue sets a target against, marked
   workload | shape | ours (ms) | peer | peer (ms) | ratio | ours GB/s |
   % of copy | check
 
-ratio = peer time / our time (medians; > 1 means Intent is faster); GB/s =
+ratio = peer time / our time (medians; > 1 means Intent is faster), only
+when both checks are ok: a row whose check failed has no ratio (the table
+says "n/a (check failed)"; a wrong result's time compares nothing); GB/s =
 the fewest bytes the workload must move (each input read once, each output
 written once) over our median; % of copy = that over the bandwidth of the
 measured device-to-device cudaMemcpy (role "copy", bytes read + written).
@@ -73,6 +75,23 @@ def copy_bandwidth(rows):
     return best
 
 
+def checks_ok(ours, peer):
+    """True when both rows' checks passed: only then is a ratio computed."""
+    return ours["check"] == "ok" and peer["check"] == "ok"
+
+
+def check_failed(check):
+    return check.startswith("FAIL")
+
+
+def ratio_cell(p):
+    """The table's ratio: the number, or why there is none."""
+    if p["ratio"] is None and (check_failed(p["ours_check"]) or
+                               check_failed(p["peer_check"])):
+        return "n/a (check failed)"
+    return cell(p["ratio"], 3)
+
+
 def merge(rows):
     """The (ours, peer) pairs in the order the workloads first appear."""
     copy_gbps = copy_bandwidth(rows)
@@ -99,7 +118,7 @@ def merge(rows):
                 "ours_reps": o.get("reps", "") if o else "",
                 "peer_ms": pm, "peer_min_ms": p["min"] if p else None,
                 "peer_reps": p.get("reps", "") if p else "",
-                "ratio": pm / om if om and pm else None,
+                "ratio": pm / om if om and pm and checks_ok(o, p) else None,
                 "ours_gbps": og, "peer_gbps": pg,
                 "ours_pct_copy": 100 * og / copy_gbps if og and copy_gbps else None,
                 "peer_pct_copy": 100 * pg / copy_gbps if pg and copy_gbps else None,
@@ -154,7 +173,7 @@ def table(pairs, copy_gbps, rows=()):
         peer = cell(p["peer_ms"]) if p["peer_ms"] is not None else pc
         name = (p["peer"] + (" *" if p["target"] == "1" else "")) if p["peer"] else "-"
         lines.append(f"| {p['workload']} | {p['shape']} | {ours} | {name} | {peer} | "
-                     f"{cell(p['ratio'], 3)} | {cell(p['ours_gbps'])} | "
+                     f"{ratio_cell(p)} | {cell(p['ours_gbps'])} | "
                      f"{cell(p['ours_pct_copy'], 3)} | {oc}/{pc} |")
     lines.append("")
     lines.append("ratio = peer time / Intent time (medians; > 1: Intent is faster). "

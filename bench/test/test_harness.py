@@ -83,7 +83,7 @@ class MergeTest(unittest.TestCase):
         arg = [p for p in pairs if p["workload"] == "argmax"]
         self.assertEqual([p["peer"] for p in arg], ["torch.argmax", "cub::DeviceReduce::ArgMax"])
 
-    def test_timeout_skip_and_fail_have_no_ratio_or_keep_it(self):
+    def test_timeout_skip_and_fail_have_no_ratio(self):
         by, _, _ = self.pairs()
         t = by[("sum", "2^28", "cub::DeviceReduce::Sum")]
         self.assertIsNone(t["ratio"])
@@ -92,8 +92,9 @@ class MergeTest(unittest.TestCase):
         self.assertIsNone(s["ratio"])
         self.assertIn("not supported, yet", s["ours_check"])  # quoted comma survives
         f = by[("argmax", "2^28", "torch.argmax")]
-        self.assertAlmostEqual(f["ratio"], 0.5 / 4000)  # measured, but flagged
+        self.assertIsNone(f["ratio"])  # measured, but the output was wrong
         self.assertTrue(f["ours_check"].startswith("FAIL"))
+        self.assertAlmostEqual(f["ours_ms"], 4000)
 
     def test_table_and_latest_csv(self):
         _, pairs, copy = self.pairs()
@@ -104,6 +105,8 @@ class MergeTest(unittest.TestCase):
         self.assertIn("| histogram | 2^28/256bins | skipped |", text)
         self.assertIn("timeout/ok", text)
         self.assertIn("- argmax 2^28 ours: FAIL (1 of 2 runs)", text)
+        self.assertIn("| argmax | 2^28 | 4000 | torch.argmax * | 0.5000 | n/a (check failed) |",
+                      text)
         text = report.table(pairs, copy, report.read_rows([self.raw]))
         self.assertIn("  copy 2^28 float4 copy kernel: 3905 GB/s (0.5500 ms, ok)", text)
         out = os.path.join(self.dir, "latest.csv")
@@ -115,6 +118,21 @@ class MergeTest(unittest.TestCase):
         saxpy = [r for r in rows if r["workload"] == "saxpy"][0]
         self.assertEqual(saxpy["ratio"], "0.5")
         self.assertEqual(saxpy["ours_pct_copy"], "46.875")
+
+    def test_failed_peer_check_has_no_ratio(self):
+        with open(self.torch, "a") as f:
+            f.write('saxpy,2^28,torch saxpy,peer,0.9,0.9,50,3221225472,"FAIL (2 of 2 runs): y[3]"\n')
+        by, pairs, copy = self.pairs()
+        p = by[("saxpy", "2^28", "torch saxpy")]
+        self.assertIsNone(p["ratio"])
+        self.assertIn("| saxpy | 2^28 | 1.600 | torch saxpy | 0.9000 | n/a (check failed) |",
+                      report.table(pairs, copy))
+        out = os.path.join(self.dir, "latest.csv")
+        report.write_latest(pairs, out)
+        with open(out, newline="") as f:
+            row = [r for r in csv.DictReader(f) if r["peer"] == "torch saxpy"][0]
+        self.assertEqual(row["ratio"], "")
+        self.assertAlmostEqual(by[("saxpy", "2^28", "float4 grid-stride kernel")]["ratio"], 0.5)
 
     def test_no_copy_row_leaves_percent_empty(self):
         with open(self.raw, "w") as f:

@@ -4,7 +4,8 @@
 // ProgramEmitter.h; structured ops are in EmitStructured.cpp).
 // `break`/`continue` inside nested ifs assign the carried values and jump to
 // the loop's exit/step label: every region is a `{ }` scope, so the jumps
-// only ever leave scopes.
+// only ever leave scopes. A loop emitted more than once (its region is, e.g.
+// a cta-rows reduce's value) gets distinct labels per emission.
 //
 //===----------------------------------------------------------------------===//
 
@@ -718,7 +719,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   case Opcode::Condition: {
     const Op *loop = op.parent->parent->parent;
     indent();
-    os << "if (!" << name(op.operands[0]) << ") goto exit" << loop->id
+    os << "if (!" << name(op.operands[0]) << ") goto exit" << loopTag(*loop)
        << ";\n";
     return;
   }
@@ -729,7 +730,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     assignCarried(loop, op);
     indent();
     os << "goto " << (op.opcode == Opcode::Break ? "exit" : "step")
-       << loop.id << ";\n";
+       << loopTag(loop) << ";\n";
     return;
   }
   case Opcode::Return:
@@ -790,7 +791,18 @@ void ProgramEmitter::emitIf(const Op &op, const std::string &pid) {
                               std::to_string(k));
 }
 
+const std::string &ProgramEmitter::loopTag(const Op &loop) const {
+  auto it = loopTags.find(&loop);
+  assert(it != loopTags.end() && "jump to a loop that is not being emitted");
+  return it->second;
+}
+
 void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
+  const unsigned emission = loopEmissions[&op]++;
+  const std::string tag =
+      std::to_string(op.id) +
+      (emission ? "_" + std::to_string(emission) : std::string());
+  loopTags[&op] = tag;
   std::vector<std::string> vars;
   for (unsigned k = 0; k < op.operands.size(); ++k) {
     vars.push_back(carried(op, k));
@@ -818,12 +830,12 @@ void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
   loops.push_back(&op);
   emitRegion(*op.region(1), vars, pid);
   loops.pop_back();
-  os << "step" << op.id << ":;\n";
+  os << "step" << tag << ":;\n";
   emitRegion(*op.region(2), vars, pid);
   --depth;
   indent();
   os << "}\n";
-  os << "exit" << op.id << ":;\n";
+  os << "exit" << tag << ":;\n";
   for (unsigned k = 0; k < op.results.size(); ++k)
     declare(op.result(k), vars[k]);
 }

@@ -61,6 +61,14 @@ private:
   /// grid_reduce (whose partials and arrival counter need the cooperative
   /// grid).
   bool hasHostSerial() const;
+  /// A region can be emitted more than once (a cta-rows reduce emits its
+  /// value region in the unrolled steps, the tail and the register variant;
+  /// grid-reduce once per vector step), and so can a loop in it. Labels
+  /// have function scope, so each emission of a loop gets its own label
+  /// suffix: the loop's id, then id_1, id_2, ... (loopEmissions counts;
+  /// loopTags holds the suffix of the emission in progress).
+  std::map<const phys::Op *, unsigned> loopEmissions;
+  std::map<const phys::Op *, std::string> loopTags;
 
   void indent();
   /// One line of generated code at the current depth; open() also enters a
@@ -109,6 +117,8 @@ private:
   void emitYield(const phys::Op &op);
   void emitIf(const phys::Op &op, const std::string &pid);
   void emitLoop(const phys::Op &op, const std::string &pid);
+  /// The label suffix of the emission of `loop` in progress.
+  const std::string &loopTag(const phys::Op &loop) const;
 
   // --- Structured ops (EmitStructured.cpp) ----------------------------------------
   /// The local that callback region `region` of `op` yields component `k`

@@ -49,6 +49,41 @@ def value_of(kg, ty, e):
     return wrap_mod(e, 10007)
 
 
+# How often a value lambda is a statement body holding a loop (`for`, `while`
+# or `do`, with break/continue and loop-carried values) instead of one
+# expression: the shape of a k-means distance loop inside an argmin, whose
+# body the cta-rows and grid-reduce emitters emit several times.
+LOOP_BODY_P = 0.35
+
+
+def loop_body(kg, ty, e_of, finish=None):
+    """`{ return V; }`, or (LOOP_BODY_P) `{ <statements with a loop>; return
+    V; }` where V reads the loop's carried values: e_of() makes the plain
+    expression (in the lambda's scope, after the statements), ty its type;
+    finish(safe V) -> the returned text (default: V itself). Returns (text,
+    the safe V). The caller has entered the lambda's scope."""
+    r = kg.r
+    finish = finish or (lambda e: e.text)
+    if r.random() >= LOOP_BODY_P:
+        v = value_of(kg, ty, e_of())
+        return f"{{ return {finish(v)}; }}", v
+    before = {id(x) for x in kg.visible()}
+    lines = kg.block(4, 1, 1)
+    lines += kg.loop(r.choice(["for", "for", "while", "do"]), 4, 2)
+    v = value_of(kg, ty, e_of())
+    carries = [x for x in kg.visible() if x.carry and id(x) not in before]
+    c = kg.eg.convert(r.choice(carries), ty) if carries else None
+    if c is not None and ty != "u32":
+        c = value_of(kg, ty, c)
+        sum_ = Ex(f"{v.text} + {c.text}", ty, v.lo + c.lo, v.hi + c.hi,
+                  max(v.fb, c.fb))
+        v = value_of(kg, ty, sum_) if sum_.fits() else v
+    elif c is not None:
+        v = Ex(f"({v.text} ^ {c.text})", ty)
+    text = "{\n" + "\n".join(lines) + f"\n        return {finish(v)};\n      }}"
+    return text, v
+
+
 def lam_k(kg, hi):
     """Declares the lambda index k in [0, hi] in a new lambda scope; returns
     (k, saved scope)."""
@@ -61,12 +96,10 @@ def lam_k(kg, hi):
 def summary(kg, ty, k_hi, direct=None):
     """`[&](index k) { return V; }` with a safe V of type ty."""
     k, saved = lam_k(kg, k_hi)
-    if direct is not None and kg.r.random() < 0.6:
-        e = direct(k)
-    else:
-        e = kg.eg.expr(ty, 2)
-    v = value_of(kg, ty, e)
-    text = f"[&]({decl_mark_k(k)}index {k}) {{ return {v.text}; }}"
+    use_direct = direct is not None and kg.r.random() < 0.6
+    body, _ = loop_body(kg, ty,
+                        lambda: direct(k) if use_direct else kg.eg.expr(ty, 2))
+    text = f"[&]({decl_mark_k(k)}index {k}) {body}"
     kg.leave_lambda(saved)
     return text
 
@@ -149,13 +182,41 @@ def domain(kg, names):
     return n, hi
 
 
-def reduce_group(kg, o):
-    """parallel_for over o; each instance stores one reduce."""
+def toplevel_reduce(kg, o):
+    """o(0) = reduce(...) at kernel level (a single-group kernel of it is a
+    grid-reduce, whose emitter repeats the value region per vector step)."""
     ty = o.cty
+    dom, hi = domain(kg, [])
+    op, (init, comb) = combine(kg, ty)
+    while op == "struct":
+        op, (init, comb) = combine(kg, ty)
+    val = summary(kg, ty, max(hi - 1, 0))
+    acc = kg.fresh("acc")
+    return [f"  {CTYPE[ty]} {acc} = intent::reduce({dom}, {init}, {comb},",
+            f"                                 {val});",
+            f"  {o.name}(0) = {acc};"]
+
+
+def reduce_group(kg, o):
+    """parallel_for over o; each instance stores one reduce (or, rarely, one
+    kernel-level reduce into o(0))."""
+    ty = o.cty
+    if o.rank == 1 and o.extents[0] >= 1 and kg.r.random() < 0.15:
+        return toplevel_reduce(kg, o)
     saved = kg.enter_lambda()
-    names = kg.coords(o.extents)
     ext = [f"{o.name}.extent({d})" for d in range(o.rank)]
-    lines = [kg.parallel("  ", ext, names)] + kg.block(2, 3, 1)
+    inner = None
+    if o.rank == 2 and kg.r.random() < 0.3:
+        # The reduce in a nested parallel_for, statements (loops) in both
+        # bodies: (i0) { ...; (i1) { ...; reduce } }.
+        names = kg.coords(o.extents[:1])
+        lines = [kg.parallel("  ", ext[:1], names)] + kg.block(2, 2, 1)
+        inner = kg.enter_lambda()
+        names += kg.coords(o.extents[1:])
+        lines += [kg.parallel("    ", ext[1:], names[1:])] + kg.block(3, 2, 2)
+    else:
+        names = kg.coords(o.extents)
+        lines = [kg.parallel("  ", ext, names)] + kg.block(2, 3, 1)
     dom, hi = domain(kg, names)
     op, (init, comb) = combine(kg, ty)
     acc = kg.fresh("acc")
@@ -170,6 +231,9 @@ def reduce_group(kg, o):
         lines += [f"    {CTYPE[ty]} {acc} = intent::reduce({dom}, {init}, {comb},",
                   f"                                   {val});",
                   f"    {at} = {acc};"]
+    if inner is not None:
+        kg.leave_lambda(inner)
+        lines.append("    });")
     kg.leave_lambda(saved)
     return lines + ["  });"]
 
@@ -219,19 +283,23 @@ def arg_group(kg, o, opos):
     lines = [kg.parallel("  ", [f"{o.name}.extent(0)"], [i0])] + kg.block(2, 3, 1)
     dom, hi = domain(kg, [i0])
     k, saved_k = lam_k(kg, max(hi - 1, 0))
-    e = kg.eg.expr(ty, 2)
-    if ty in FLOAT_TYPES:
-        v = value_of(kg, ty, e)
-        sfx = "f" if ty == "f32" else ""
-        text = f"std::floor(({v.text}) * 0.125{sfx})"
-        if r.random() < 0.6:
-            c = kg.eg.expr("bool", 2)
-            text = (f"{c.text} ? static_cast<{CTYPE[ty]}>(NAN) : {text}")
-    elif ty == "u32":
-        text = f"{e.text} % {r.choice([3, 5, 17])}u"
-    else:
-        text = wrap_mod(e, r.choice([3, 5, 17])).text
-    val = f"[&]({decl_mark_k(k)}index {k}) {{ return {text}; }}"
+    m = r.choice([3, 5, 17])
+    nan = r.random() < 0.6
+
+    def finish(v):
+        if ty in FLOAT_TYPES:
+            sfx = "f" if ty == "f32" else ""
+            text = f"std::floor(({v.text}) * 0.125{sfx})"
+            if nan:
+                c = kg.eg.expr("bool", 2)
+                text = f"{c.text} ? static_cast<{CTYPE[ty]}>(NAN) : {text}"
+            return text
+        if ty == "u32":
+            return f"{v.text} % {m}u"
+        return wrap_mod(v, m).text
+
+    body, _ = loop_body(kg, ty, lambda: kg.eg.expr(ty, 2), finish)
+    val = f"[&]({decl_mark_k(k)}index {k}) {body}"
     kg.leave_lambda(saved_k)
     fn = r.choice(["argmax", "argmin"])
     tie = r.choice(["first", "last"])
@@ -369,8 +437,14 @@ def rowpipe_group(kg, o, x):
         w = kg.r.choice([f"{v2} + {acc}", f"{v2} ^ {acc}", f"{v2} * {acc}"])
     else:
         w = kg.r.choice([f"{v2} + {acc}", f"{v2} - {acc}", f"{v2} ^ {acc}"])
-    lines += [f"    parallel_for({o.name}.extent(1), [&]({decl_mark_k(k2)}index {k2}) {{",
-              f"      {o.name}({i}, {k2}) = static_cast<{o.ctype}>({w});",
+    lines.append(f"    parallel_for({o.name}.extent(1), [&]({decl_mark_k(k2)}index {k2}) {{")
+    if kg.r.random() < 0.4:
+        # Statements with a loop in the nested body; W also reads a value
+        # they computed (|t| <= 64 or 10007: W stays exact).
+        lines += kg.block(3, 1, 1) + kg.loop(kg.r.choice(["for", "while", "do"]), 3, 2)
+        t = value_of(kg, ty, kg.eg.expr(ty, 2))
+        w = f"({w}) {'^' if ty == 'u32' else '+'} {t.text}"
+    lines += [f"      {o.name}({i}, {k2}) = static_cast<{o.ctype}>({w});",
               "    });"]
     kg.leave_lambda(lam)
     kg.leave_lambda(saved)
