@@ -98,6 +98,13 @@ void copy_from_mode(void *Dst, const void *Src, std::size_t Bytes);
 /// construction out of inline code paths.
 [[noreturn]] void fail(const std::string &Message);
 
+/// Records the user's call site of the kernel call this thread is about to
+/// make: the rewritten TU (<tu>.intent.cpp) wraps each kernel call it sees
+/// as `(set_call_site(__FILE__, __LINE__), k(...))`, and the checks before
+/// the launch (alias.hpp) name it. The next launch consumes it; a call from
+/// code the Intent compiler did not rewrite has none.
+void set_call_site(const char *File, int Line) noexcept;
+
 } // namespace detail
 } // namespace rt
 } // namespace intent

@@ -18,5 +18,6 @@
 #include "intent/runtime/api.hpp"
 #include "intent/runtime/device.hpp"
 #include "intent/runtime/launch.hpp"
+#include "intent/runtime/alias.hpp"
 
 #endif // INTENT_RUNTIME_KERNEL_HPP
