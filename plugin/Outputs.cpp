@@ -112,7 +112,8 @@ private:
   /// Reports `fmt` (a msg:: text) with its %0, %1 arguments at `loc`.
   void error(SourceLocation loc, const char *fmt,
              std::initializer_list<std::string> args) {
-    unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Error, fmt);
+    unsigned id = diags.getDiagnosticIDs()->getCustomDiagID(
+        DiagnosticIDs::Error, fmt);
     DiagnosticBuilder db = diags.Report(loc, id);
     for (const std::string &a : args)
       db << a;
@@ -211,8 +212,10 @@ private:
         std::string decl = launcherDecl(k);
         if (!declareInBody)
           before[declOffset] += decl;
+        // A block-scope declaration is found by unqualified lookup only.
         after[bodyOffset] += " " + std::string(declareInBody ? decl : "") +
-                             launch.substr(1) + "::" +
+                             launch.substr(1) +
+                             (declareInBody ? "" : "::") +
                              emit::launchFunctionName(*k.program, opts) +
                              "(" + args + ");" + reference;
         continue;
