@@ -47,7 +47,8 @@ private:
 #endif
 
 /// Counters before a call; check() says whether it was one launch that ran
-/// Programs program instances (none in reference mode).
+/// program instances (none in reference mode, where the serial body runs;
+/// how many depends on the physical program, e.g. widened ones run fewer).
 struct counters {
   unsigned long long Launches = 0, Programs = 0;
   static counters now() {
@@ -57,7 +58,7 @@ struct counters {
     return {};
 #endif
   }
-  void check(unsigned long long WantPrograms, const char *What) const {
+  void check(const char *What) const {
     counters After = now();
     const char *Env = std::getenv("INTENT_CHECK_LAUNCHES");
     bool Required = Env && Env[0] == '1';
@@ -65,9 +66,7 @@ struct counters {
     expect(Delta == 1 || (Delta == 0 && !Required), What);
 #if TEST_HAS_RUNTIME
     if (Required && intent::rt::mode() != intent::rt::device_mode::reference)
-      expect(After.Programs - Programs == WantPrograms, What);
-#else
-    (void)WantPrograms;
+      expect(After.Programs > Programs, What);
 #endif
   }
 };
@@ -87,13 +86,13 @@ int main() {
 
   counters Before = counters::now();
   axpy(YV, XV, 2.0f);
-  Before.check(N, "axpy: one launch of N programs");
+  Before.check("axpy: one launch");
 
   // Through a function pointer: the definition itself dispatches.
   void (*Fn)(view<float, 1>, view<const float, 1>, float) = &axpy;
   Before = counters::now();
   Fn(YV, XV, -1.0f);
-  Before.check(N, "axpy through a pointer");
+  Before.check("axpy through a pointer");
   std::vector<float> GotY = DY.to_vector();
   for (index I = 0; I < N; ++I)
     expect(GotY[I] == Y[I] + 2.0f * X[I] - X[I], "axpy result");
@@ -105,7 +104,7 @@ int main() {
   Before = counters::now();
   scale_rows(view<float, 2>(DM.data(), {R, C}),
              view<const float, 1>(DS.data(), {R}));
-  Before.check(R * C, "scale_rows (declared without the attribute)");
+  Before.check("scale_rows (declared without the attribute)");
   std::vector<float> GotM = DM.to_vector();
   for (index I = 0; I < R * C; ++I)
     expect(GotM[I] == 2.0f * static_cast<float>(I / C), "scale_rows result");
@@ -115,10 +114,10 @@ int main() {
   view<int, 1> IV(DI.data(), {N});
   Before = counters::now();
   lib::fill(IV, 5);
-  Before.check(N, "lib::fill");
+  Before.check("lib::fill");
   Before = counters::now();
   add_one(IV);
-  Before.check(N, "add_one<int>");
+  Before.check("add_one<int>");
   Before = counters::now();
   twice_local(IV); // two launches in k.cpp: (6 * 2) + 3
   std::vector<int> GotI = DI.to_vector();
@@ -127,7 +126,7 @@ int main() {
 
   Before = counters::now();
   add_one<float>(YV);
-  Before.check(N, "add_one<float>");
+  Before.check("add_one<float>");
   GotY = DY.to_vector();
   for (index I = 0; I < N; ++I)
     expect(GotY[I] == Y[I] + X[I] + 1.0f, "add_one<float> result");
