@@ -55,7 +55,7 @@ std::uint64_t launch_count();
 std::uint64_t program_count();
 
 /// Records one kernel call executed in reference mode (the serial body).
-/// Called by the rewritten TU's __intent_call_* wrappers.
+/// Called by the dispatch prologue of each kernel in the rewritten TU.
 void note_reference_call();
 
 /// Waits until every launch issued so far has finished, and reports an
