@@ -30,8 +30,6 @@ inline constexpr const char *AttrNotFunction =
 inline constexpr const char *AttrOnMember =
     "'intent::kernel' cannot be applied to a member function; make the kernel "
     "a free function";
-inline constexpr const char *AttrNoBody =
-    "intent::kernel must be on a function definition";
 inline constexpr const char *AttrHasArgs =
     "'intent::kernel' takes no arguments";
 inline constexpr const char *UnknownPluginArg =
@@ -347,6 +345,25 @@ inline constexpr const char *BufferTemp =
 inline constexpr const char *BufferInCallback =
     "an intent::buffer inside %0 is not supported; declare it in the "
     "enclosing parallel_for body or kernel";
+
+// Rewriting the translation unit (Outputs.cpp).
+inline constexpr const char *KernelInHeader =
+    "kernel '%0' is defined in '%1', which the Intent compiler does not "
+    "rewrite, so its calls could not launch; define it in a source file and "
+    "declare it in the header (a template: define it in a source file and "
+    "instantiate it there explicitly)";
+inline constexpr const char *KernelInMacro =
+    "a kernel defined by a macro expansion cannot be rewritten; write its "
+    "definition out";
+inline constexpr const char *KernelUnnamedParam =
+    "an unnamed parameter of a kernel cannot be forwarded to its launcher; "
+    "give it a name";
+inline constexpr const char *KernelUnnamedTemplateParam =
+    "an unnamed template parameter of a kernel cannot be forwarded to its "
+    "launcher; give it a name";
+inline constexpr const char *KernelCallsKernel =
+    "a kernel cannot call another kernel ('%0'): each call is one launch; "
+    "call both from host code";
 
 } // namespace msg
 

@@ -29,23 +29,16 @@ namespace {
 
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  Collector(DiagReporter &diags) : diags(diags) {}
-
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitFunctionDecl(FunctionDecl *fd) {
-    const AnnotateAttr *a = kernelAttr(fd);
-    if (!a)
+    if (!kernelAttr(fd))
       return true;
-    bool instantiated =
-        isTemplateInstantiation(fd->getTemplateSpecializationKind());
-    if (!fd->doesThisDeclarationHaveABody()) {
-      // An implicit instantiation that was only declared is not an error;
-      // a declaration the user wrote with the attribute is.
-      if (!instantiated && !a->isInherited())
-        diags.error(a->getLocation(), msg::AttrNoBody);
+    // A declaration: the kernel is defined (and compiled) in another
+    // translation unit, or further down in this one. A call through it
+    // reaches the definition, which dispatches itself (Outputs.cpp).
+    if (!fd->doesThisDeclarationHaveABody())
       return true;
-    }
     if (fd->isDependentContext())
       return true; // the template pattern; its instantiations are kernels
     if (seen.insert(fd).second)
@@ -56,7 +49,6 @@ public:
   std::vector<const FunctionDecl *> defs;
 
 private:
-  DiagReporter &diags;
   llvm::SmallPtrSet<const FunctionDecl *, 8> seen;
 };
 
@@ -77,8 +69,8 @@ std::string sanitize(llvm::StringRef s) {
 } // namespace
 
 std::vector<KernelDef> intent::plugin::collectKernels(ASTContext &ctx,
-                                                      DiagReporter &diags) {
-  Collector c(diags);
+                                                      DiagReporter &) {
+  Collector c;
   c.TraverseDecl(ctx.getTranslationUnitDecl());
 
   PrintingPolicy policy = ctx.getPrintingPolicy();

@@ -36,8 +36,9 @@ struct KernelDef {
 
 /// Returns the kernel definitions of the translation unit (template
 /// instantiations included, uninstantiated patterns excluded), ordered by
-/// source location, then by the text of their template arguments. Reports an
-/// error for an annotated declaration that is not a definition.
+/// source location, then by the text of their template arguments. An
+/// annotated declaration without a definition is not a kernel of this TU
+/// (it is defined in another one).
 std::vector<KernelDef> collectKernels(clang::ASTContext &ctx,
                                       DiagReporter &diags);
 

@@ -1,13 +1,16 @@
 //===- Outputs.cpp - Phase-1 outputs: generated .cu and rewritten TU ------===//
 //
-// The rewritten TU keeps the user's line numbers: generated wrappers are
-// inserted on the line where the kernel definition ends, and the file starts
-// with `#line 1 "<original>"` after the runtime include, so diagnostics of
-// phase 2 point at the user's own lines.
+// The rewritten TU keeps the user's line numbers: every edit is inserted on
+// the line it belongs to (a kernel's dispatch prologue after the `{` of its
+// body, its launch traits after its closing brace, a call's site record
+// around the call), and the file starts with `#line 1 "<original>"` after
+// the runtime include, so diagnostics of phase 2 point at the user's lines.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Outputs.h"
+
+#include "Diagnostics.h"
 
 #include "Emit/CudaEmitter.h"
 
@@ -34,12 +37,15 @@ using namespace intent::plugin;
 
 namespace {
 
+/// True for a kernel: any declaration of it (or of its template) carries
+/// the attribute, be it before or after the one a call found.
 bool isKernelDecl(const FunctionDecl *fd) {
   if (!fd)
     return false;
-  for (const auto *a : fd->specific_attrs<AnnotateAttr>())
-    if (a->getAnnotation() == "intent::kernel")
-      return true;
+  for (const FunctionDecl *r : fd->redecls())
+    for (const auto *a : r->specific_attrs<AnnotateAttr>())
+      if (a->getAnnotation() == "intent::kernel")
+        return true;
   if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern())
     return pattern != fd && isKernelDecl(pattern);
   return false;
@@ -55,28 +61,6 @@ std::string identifierFrom(llvm::StringRef s) {
   return out;
 }
 
-/// `::ns1::ns2::` for a declaration's enclosing namespaces; empty when an
-/// enclosing context cannot be named (anonymous namespace, class, function).
-std::optional<std::string> namespacePrefix(const Decl *d) {
-  std::vector<std::string> parts;
-  for (const DeclContext *dc = d->getDeclContext(); dc && !dc->isTranslationUnit();
-       dc = dc->getParent()) {
-    if (dc->isExternCContext() || dc->isExternCXXContext() ||
-        isa<LinkageSpecDecl>(dc))
-      continue;
-    const auto *ns = dyn_cast<NamespaceDecl>(dc);
-    if (!ns || ns->isAnonymousNamespace())
-      return std::nullopt;
-    if (ns->isInline())
-      continue;
-    parts.push_back(ns->getNameAsString());
-  }
-  std::string s = "::";
-  for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-    s += *it + "::";
-  return s;
-}
-
 /// The outermost namespace enclosing `d`, or `d` itself at global scope.
 const Decl *outermostGlobalDecl(const Decl *d) {
   const Decl *top = d;
@@ -85,16 +69,6 @@ const Decl *outermostGlobalDecl(const Decl *d) {
     if (const auto *nd = dyn_cast<Decl>(dc))
       top = nd;
   return top;
-}
-
-/// `name<args>` of a specialization as C++ source that names it.
-std::string callableName(const FunctionDecl *fd, const PrintingPolicy &pp) {
-  std::string s = fd->getNameAsString();
-  if (const TemplateArgumentList *args = fd->getTemplateSpecializationArgs()) {
-    llvm::raw_string_ostream os(s);
-    printTemplateArgumentList(os, args->asArray(), pp);
-  }
-  return s;
 }
 
 class Writer {
@@ -117,16 +91,15 @@ public:
   }
 
   bool run() {
+    // The launcher takes each view with the user's element spelling.
     for (const CompiledKernel &k : kernels) {
-      byDecl[k.decl->getCanonicalDecl()] = &k;
-      // The launcher takes each view with the user's element spelling.
       std::vector<std::string> elems;
       for (const ParmVarDecl *p : k.decl->parameters())
         elems.push_back(viewElementSpelling(ctx, p->getType()));
       opts.hostElems[k.program->mangledName] = std::move(elems);
     }
-    insertWrappers();
-    rewriteCalls();
+    insertDispatchers();
+    CallFinder(*this).TraverseDecl(ctx.getTranslationUnitDecl());
     if (failed)
       return false;
     return writeKernelsFile() && writeRewrittenFile();
@@ -143,21 +116,16 @@ private:
   llvm::ArrayRef<CompiledKernel> kernels;
   std::string stem;
   emit::EmitOptions opts;
-  llvm::DenseMap<const Decl *, const CompiledKernel *> byDecl;
-  /// Fully qualified wrapper name per kernel declaration.
-  llvm::DenseMap<const Decl *, std::string> callName;
-  /// The same, fully qualified: for a call that found the kernel through a
-  /// using-declaration, where the wrapper's own name is not visible.
-  llvm::DenseMap<const Decl *, std::string> qualifiedCallName;
 
-  void error(SourceLocation loc, llvm::StringRef msg) {
-    unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
-    diags.Report(loc, id) << msg;
+  /// Reports `fmt` (a msg:: text) with its %0, %1 arguments at `loc`.
+  void error(SourceLocation loc, const char *fmt,
+             std::initializer_list<std::string> args) {
+    unsigned id = diags.getDiagnosticIDs()->getCustomDiagID(
+        DiagnosticIDs::Error, fmt);
+    DiagnosticBuilder db = diags.Report(loc, id);
+    for (const std::string &a : args)
+      db << a;
     failed = true;
-  }
-
-  std::string wrapperName(const CompiledKernel &k) {
-    return "__intent_call_" + emit::symbolName(*k.program, opts);
   }
 
   /// Source text of a token range in the main file.
@@ -167,18 +135,24 @@ private:
         .str();
   }
 
-  /// Wrappers go right after each kernel definition (the template pattern
-  /// for specializations), on the line where it ends so that line numbers
-  /// do not move. Launchers are defined at global scope in the .cu, so they
-  /// are declared at global scope: after a global kernel, or before the
-  /// outermost namespace around a namespaced one.
+  /// The kernel definition itself becomes the dispatcher, so that every
+  /// caller launches: calls in this file, calls from other translation units
+  /// (compiled with or without the plugin, with or without the attribute on
+  /// their declaration), calls through a pointer. A prologue inserted right
+  /// after the body's `{` (on the same line, so line numbers do not move)
+  /// launches the kernel in gpu and cpu mode and returns; in reference mode
+  /// it counts the call and the serial body runs as written.
   ///
-  /// A plain kernel gets `__intent_call_<tu>_<name>` with the launcher's
-  /// parameters. A kernel template gets a wrapper template with the kernel's
-  /// own template and function parameter lists (so calls deduce exactly as
-  /// before, also from dependent host code) that dispatches through a traits
-  /// template specialised for every instantiation the TU uses.
-  void insertWrappers() {
+  /// A plain kernel's prologue calls its launcher
+  /// `__intent_launch_<tu>_<mangled>`, declared at global scope: inside the
+  /// body for a kernel at global scope, else before the outermost enclosing
+  /// namespace (or linkage specification). A kernel template's prologue
+  /// calls `__intent_traits_<tu>_<name><targs>::launch`, a traits template
+  /// declared before the template and specialised after it for every
+  /// instantiation the TU compiled (each TU that instantiates the template
+  /// compiles the kernel itself, with its own launchers; the instantiations
+  /// are inline, so duplicates link).
+  void insertDispatchers() {
     PrintingPolicy pp(ctx.getLangOpts());
     pp.SuppressScope = false;
     std::map<unsigned, std::string> before, after;
@@ -194,93 +168,89 @@ private:
       specs[def].push_back(&k);
     }
     for (const FunctionDecl *def : defs) {
-      if (!sm.isWrittenInMainFile(sm.getExpansionLoc(def->getBeginLoc())))
-        continue; // kernels from headers: only main-file calls matter
-      std::optional<std::string> ns = namespacePrefix(def);
-      if (!ns) {
-        error(def->getLocation(),
-              "a kernel inside an anonymous namespace or a class cannot be "
-              "launched: its generated launcher cannot name it; move it to "
-              "a named namespace or the global scope");
+      SourceLocation begin = sm.getExpansionLoc(def->getBeginLoc());
+      if (!sm.isWrittenInMainFile(begin)) {
+        error(def->getLocation(), msg::KernelInHeader,
+              {def->getNameAsString(),
+               llvm::sys::path::filename(sm.getFilename(begin)).str()});
         continue;
       }
-      if (def->getEndLoc().isMacroID() || def->getBeginLoc().isMacroID()) {
-        error(def->getLocation(),
-              "a kernel defined by a macro expansion cannot be rewritten; "
-              "write its definition out");
+      const auto *body = dyn_cast_or_null<CompoundStmt>(def->getBody());
+      if (!body || def->getEndLoc().isMacroID() ||
+          def->getBeginLoc().isMacroID() || body->getLBracLoc().isMacroID()) {
+        error(def->getLocation(), msg::KernelInMacro, {});
         continue;
       }
-      std::string wrapper =
-          "__intent_call_" + opts.symbolPrefix + def->getNameAsString();
+      std::string args;
+      bool named = true;
+      for (unsigned i = 0; i < def->getNumParams(); ++i) {
+        const ParmVarDecl *pv = def->getParamDecl(i);
+        if (pv->getName().empty()) {
+          error(pv->getLocation(), msg::KernelUnnamedParam, {});
+          named = false;
+          break;
+        }
+        args += (i ? ", " : "") + pv->getNameAsString();
+      }
+      if (!named)
+        continue;
+      unsigned bodyOffset = sm.getFileOffset(body->getLBracLoc());
       unsigned endOffset = sm.getFileOffset(def->getEndLoc());
       const Decl *top = outermostGlobalDecl(def);
-      bool global = top == def || isa<FunctionTemplateDecl>(top);
-      auto declareLauncher = [&](const CompiledKernel &k) {
-        std::string decl = "void " + emit::launchFunctionName(*k.program, opts) +
-                           "(" + emit::wrapperParams(*k.program, opts) + ");";
-        if (global)
-          after[endOffset] += " " + decl;
-        else
-          before[sm.getFileOffset(sm.getExpansionLoc(top->getBeginLoc()))] +=
-              decl + " ";
-      };
-      for (const CompiledKernel *k : specs[def]) {
-        callName[k->decl->getCanonicalDecl()] = wrapper;
-        qualifiedCallName[k->decl->getCanonicalDecl()] = *ns + wrapper;
-      }
-      callName[def->getCanonicalDecl()] = wrapper;
-      qualifiedCallName[def->getCanonicalDecl()] = *ns + wrapper;
-
-      std::string reference =
-          " if (::intent::rt::mode() == ::intent::rt::device_mode::reference) "
-          "{ ::intent::rt::note_reference_call(); ";
       const FunctionTemplateDecl *tmpl = def->getDescribedFunctionTemplate();
+      // Where launcher declarations go: before the outermost namespace, or
+      // (kernel at global scope) before the template / inside the body.
+      bool declareInBody = top == def && !tmpl;
+      const Decl *declAt = top != def ? top
+                           : tmpl     ? static_cast<const Decl *>(tmpl)
+                                      : def;
+      unsigned declOffset =
+          sm.getFileOffset(sm.getExpansionLoc(declAt->getBeginLoc()));
+      auto launcherDecl = [&](const CompiledKernel &k) {
+        return "void " + emit::launchFunctionName(*k.program, opts) + "(" +
+               emit::wrapperParams(*k.program, opts) + "); ";
+      };
+      std::string launch =
+          " if (::intent::rt::mode() != ::intent::rt::device_mode::reference) "
+          "{ ";
+      std::string reference =
+          " return; } ::intent::rt::note_reference_call();";
       if (!tmpl) {
         const CompiledKernel &k = *specs[def].front();
-        std::string args = argNames(*k.program);
-        declareLauncher(k);
-        after[endOffset] += " inline void " + wrapper + "(" +
-                            emit::wrapperParams(*k.program, opts) + ") {" +
-                            reference + *ns + callableName(k.decl, pp) + "(" +
-                            args + "); return; } ::" +
-                            emit::launchFunctionName(*k.program, opts) + "(" +
-                            args + "); }";
+        std::string decl = launcherDecl(k);
+        if (!declareInBody)
+          before[declOffset] += decl;
+        // A block-scope declaration is found by unqualified lookup only.
+        after[bodyOffset] += " " + std::string(declareInBody ? decl : "") +
+                             launch.substr(1) +
+                             (declareInBody ? "" : "::") +
+                             emit::launchFunctionName(*k.program, opts) +
+                             "(" + args + ");" + reference;
         continue;
       }
       const TemplateParameterList *tpl = tmpl->getTemplateParameters();
-      std::string targs, params, args;
+      std::string targs;
       for (unsigned i = 0; i < tpl->size(); ++i) {
         const NamedDecl *tp = tpl->getParam(i);
         if (tp->getName().empty()) {
-          error(tp->getLocation(),
-                "an unnamed template parameter of a kernel cannot be "
-                "forwarded by its launcher; give it a name");
+          error(tp->getLocation(), msg::KernelUnnamedTemplateParam, {});
+          named = false;
           break;
         }
         targs += (i ? ", " : "") + tp->getNameAsString() +
                  (tp->isParameterPack() ? "..." : "");
       }
-      for (unsigned i = 0; i < def->getNumParams(); ++i) {
-        const ParmVarDecl *pv = def->getParamDecl(i);
-        if (pv->getName().empty()) {
-          error(pv->getLocation(), "an unnamed parameter of a kernel cannot "
-                                   "be forwarded by its launcher; give it a "
-                                   "name");
-          break;
-        }
-        params += (i ? ", " : "") + text(pv->getSourceRange());
-        args += (i ? ", " : "") + pv->getNameAsString();
-      }
+      if (!named)
+        continue;
       std::string traits =
-          "__intent_launch_" + opts.symbolPrefix + def->getNameAsString();
+          "__intent_traits_" + opts.symbolPrefix + def->getNameAsString();
       std::string tplText = text(tpl->getSourceRange());
-      after[endOffset] += " " + tplText + " struct " + traits + "; " +
-                          tplText + " inline void " + wrapper + "(" + params +
-                          ") {" + reference + def->getNameAsString() + "<" +
-                          targs + ">(" + args + "); return; } " + traits +
-                          "<" + targs + ">::launch(" + args + "); }";
+      before[sm.getFileOffset(sm.getExpansionLoc(tmpl->getBeginLoc()))] +=
+          tplText + " struct " + traits + "; ";
+      after[bodyOffset] += launch + traits + "<" + targs + ">::launch(" +
+                           args + ");" + reference;
       for (const CompiledKernel *k : specs[def]) {
-        declareLauncher(*k);
+        before[declOffset] += launcherDecl(*k);
         std::string targsText;
         llvm::raw_string_ostream os(targsText);
         printTemplateArgumentList(
@@ -306,7 +276,7 @@ private:
     return args;
   }
 
-  /// Finds kernel calls and references; rewrites calls in the main file.
+  /// Finds kernel calls in host code and records their call site.
   class CallFinder : public RecursiveASTVisitor<CallFinder> {
   public:
     explicit CallFinder(Writer &w) : w(w) {}
@@ -324,108 +294,50 @@ private:
 
     bool VisitCallExpr(CallExpr *ce) {
       const Expr *callee = ce->getCallee()->IgnoreImplicit();
-      // A call in a template's pattern that names a kernel template: its
-      // text is shared by every instantiation, so rewrite it here too.
+      // A call in a template's pattern that names a kernel template.
       if (const auto *ule = dyn_cast<UnresolvedLookupExpr>(callee)) {
-        for (const NamedDecl *d : ule->decls()) {
-          const FunctionDecl *fd = d->getUnderlyingDecl()->getAsFunction();
-          if (!isKernelDecl(fd))
-            continue;
-          if (inKernel)
+        for (const NamedDecl *d : ule->decls())
+          if (isKernelDecl(d->getUnderlyingDecl()->getAsFunction())) {
+            if (!inKernel)
+              w.recordCallSite(ce);
             break;
-          w.rewriteCall(ce, fd, ule->getNameLoc(),
-                        isa<UsingShadowDecl>(d) && !ule->getQualifier());
-          break;
-        }
+          }
         return true;
       }
       const FunctionDecl *fd = ce->getDirectCallee();
       if (!isKernelDecl(fd))
         return true;
-      const auto *dre = dyn_cast<DeclRefExpr>(callee);
-      if (dre)
-        callees.insert(dre);
       if (inKernel) {
-        w.error(ce->getBeginLoc(),
-                "a kernel cannot call another kernel ('" +
-                    fd->getNameAsString() +
-                    "'): each call is one launch; call both from host code");
+        w.error(ce->getBeginLoc(), msg::KernelCallsKernel,
+                {fd->getNameAsString()});
         return true;
       }
-      if (!dre) {
-        w.error(ce->getBeginLoc(),
-                "cannot rewrite this call to kernel '" +
-                    fd->getNameAsString() + "'; call the kernel by name");
-        return true;
-      }
-      // Found through a using-declaration (`using n::k; k(v);`): the
-      // wrapper is declared next to the kernel, so name it in full.
-      w.rewriteCall(ce, fd, dre->getLocation(),
-                    isa<UsingShadowDecl>(dre->getFoundDecl()) &&
-                        !dre->hasQualifier());
-      return true;
-    }
-
-    bool VisitDeclRefExpr(DeclRefExpr *dre) {
-      const auto *fd = dyn_cast<FunctionDecl>(dre->getDecl());
-      if (!isKernelDecl(fd) || callees.count(dre) || inKernel)
-        return true;
-      w.error(dre->getLocation(),
-              "taking the address of kernel '" + fd->getNameAsString() +
-                  "' is not supported; call the kernel directly");
+      w.recordCallSite(ce);
       return true;
     }
 
   private:
     Writer &w;
     bool inKernel = false;
-    llvm::DenseSet<const DeclRefExpr *> callees;
   };
 
   llvm::DenseSet<unsigned> rewritten;
 
-  /// Replaces the kernel's name at `nameLoc` by its wrapper's name (fully
-  /// qualified when `qualify`); the qualifier and explicit template
-  /// arguments stay as written.
-  void rewriteCall(const CallExpr *ce, const FunctionDecl *fd,
-                   SourceLocation nameLoc, bool qualify) {
-    SourceLocation loc = ce->getBeginLoc();
-    if (loc.isMacroID() || nameLoc.isMacroID()) {
-      error(sm.getExpansionLoc(loc),
-            "cannot rewrite the call to kernel '" + fd->getNameAsString() +
-                "' inside a macro expansion; call the kernel outside the "
-                "macro");
+  /// Wraps a main-file kernel call as `(set_call_site(__FILE__, __LINE__),
+  /// call)` so that the checks before the launch name the user's line (the
+  /// rewritten file maps back to the original with #line). The call
+  /// launches either way (the callee dispatches); a call inside a macro
+  /// expansion or outside the main file just has no recorded site.
+  void recordCallSite(const CallExpr *ce) {
+    SourceLocation b = ce->getBeginLoc(), e = ce->getEndLoc();
+    if (b.isMacroID() || e.isMacroID() || !sm.isWrittenInMainFile(b) ||
+        !sm.isWrittenInMainFile(e))
       return;
-    }
-    if (!sm.isWrittenInMainFile(loc)) {
-      error(loc, "cannot rewrite the call to kernel '" +
-                     fd->getNameAsString() +
-                     "' outside the main file; call kernels from the file "
-                     "that is compiled");
-      return;
-    }
-    const FunctionDecl *key = fd;
-    if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern())
-      key = pattern;
-    else if (const FunctionTemplateDecl *t = fd->getPrimaryTemplate())
-      key = t->getTemplatedDecl();
-    auto it = callName.find(key->getCanonicalDecl());
-    if (it == callName.end())
-      return; // the kernel failed to compile: already diagnosed
-    unsigned offset = sm.getFileOffset(nameLoc);
-    if (!rewritten.insert(offset).second)
+    if (!rewritten.insert(sm.getFileOffset(b)).second)
       return; // a template instantiated twice shares the call's text
-    const std::string &name =
-        qualify ? qualifiedCallName.find(key->getCanonicalDecl())->second
-                : it->second;
-    if (rewriter.ReplaceText(nameLoc, fd->getName().size(), name))
-      error(loc, "cannot rewrite the call to kernel '" +
-                     fd->getNameAsString() + "'");
-  }
-
-  void rewriteCalls() {
-    CallFinder finder(*this);
-    finder.TraverseDecl(ctx.getTranslationUnitDecl());
+    rewriter.InsertTextBefore(
+        b, "(::intent::rt::detail::set_call_site(__FILE__, __LINE__), ");
+    rewriter.InsertTextAfterToken(e, ")");
   }
 
   /// Writes what fn prints to path, unless path already holds exactly that:

@@ -1,10 +1,12 @@
 //===- Outputs.h - Phase-1 outputs: generated .cu and rewritten TU -*- C++ -*-=//
 //
 // Writes DIR/<tu>.kernels.cu (the emitter's output) and DIR/<tu>.intent.cpp:
-// the main file with each kernel call rewritten into a call of a generated
-// `__intent_call_*` wrapper that launches the kernel (or, in reference mode,
-// runs the original serial body). Only the main file is edited; a call the
-// plugin cannot rewrite is a diagnostic at the call.
+// the main file with each kernel definition turned into its own dispatcher
+// (a prologue that launches the kernel in gpu and cpu mode; in reference mode
+// the serial body runs), so that calls from any translation unit launch, and
+// each main-file kernel call recording its call site for the runtime's
+// checks. Only the main file is edited; a kernel defined in a header is a
+// diagnostic.
 //
 //===----------------------------------------------------------------------===//
 

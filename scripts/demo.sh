@@ -33,8 +33,8 @@ echo "== 3. Compile: intentc $(basename "$example") -o $out/$name"
 echo
 echo "== 4. Generated CUDA ($out/generated/$name.kernels.cu), the program function:"
 sed -n '/_program(int64_t pid/,/^}/p' "$out/generated/$name.kernels.cu"
-echo "   ... and the rewritten call site ($out/generated/$name.intent.cpp):"
-grep -n '__intent_call_' "$out/generated/$name.intent.cpp" | grep -v 'inline void' | sed 's/^/   /'
+echo "   ... and the kernel's dispatch prologue ($out/generated/$name.intent.cpp):"
+grep -n 'intent::rt::mode() != ' "$out/generated/$name.intent.cpp" | sed 's/^/   /'
 
 echo
 mode="${INTENT_DEVICE:-}"

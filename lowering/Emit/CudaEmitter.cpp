@@ -870,6 +870,31 @@ void ProgramEmitter::emitGlobal() {
      << "}\n\n";
 }
 
+// Before the launch, the runtime checks that no view the kernel writes
+// overlaps another view parameter (alias.hpp); the call also consumes the
+// call site the rewritten TU recorded, so it is emitted for every kernel.
+static void emitAliasCheck(llvm::raw_ostream &os, const Program &p) {
+  std::vector<const Param *> views;
+  for (const Param &par : p.params)
+    if (par.type.isView())
+      views.push_back(&par);
+  if (views.size() < 2) {
+    os << "  intent::rt::detail::check_aliasing(__intent_info, nullptr, 0);\n";
+    return;
+  }
+  os << "  const intent::rt::detail::view_range __intent_views[] = {";
+  for (unsigned i = 0; i < views.size(); ++i) {
+    bool written = views[i]->access == kir::Access::Write ||
+                   views[i]->access == kir::Access::ReadWrite;
+    os << (i ? ", " : "") << "intent::rt::detail::range_of(\""
+       << views[i]->name << "\", " << views[i]->name << ", "
+       << (written ? "true" : "false") << ")";
+  }
+  os << "};\n";
+  os << "  intent::rt::detail::check_aliasing(__intent_info, __intent_views, "
+     << views.size() << ");\n";
+}
+
 void ProgramEmitter::emitWrapper() {
   os << "void " << emit::launchFunctionName(p, opts) << "("
      << emit::wrapperParams(p, opts) << ") {\n";
@@ -891,6 +916,7 @@ void ProgramEmitter::emitWrapper() {
       os << par.name << ", ";
   }
   os << "nullptr, nullptr};\n";
+  emitAliasCheck(os, p);
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
   os << "  intent::rt::launch_config __intent_config;\n";

@@ -41,9 +41,13 @@ index cpuGrain();
 /// cooperative code, barriers and shuffles included, is then what runs).
 bool cpuFibers();
 
-/// INTENT_CHECK=bounds: generated programs check their view accesses
-/// (unset, empty or "none": no checks).
+/// INTENT_CHECK contains "bounds" (and not "none"): generated programs check
+/// their view accesses.
 bool checkBounds();
+
+/// INTENT_CHECK does not contain "none": each launch first checks that no
+/// view the kernel writes overlaps another view parameter.
+bool checkAliasing();
 
 /// An upper bound on the grid size in blocks, INTENT_MAX_GRID (0: none). Lets
 /// tests force the grid-stride loop with small launches.

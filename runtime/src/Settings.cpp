@@ -109,18 +109,45 @@ bool cpuFibers() {
   return Fibers;
 }
 
-bool checkBounds() {
-  static const bool Check = [] {
+namespace {
+/// INTENT_CHECK: a comma-separated list of "bounds" (check every view access
+/// of generated programs) and "none" (no checks at all, not even the alias
+/// check before each launch). Unset or empty: the alias check only.
+struct CheckSettings {
+  bool Bounds = false;
+  bool Alias = true;
+};
+
+const CheckSettings &checkSettings() {
+  static const CheckSettings Settings = [] {
+    CheckSettings S;
     const char *Value = envValue("INTENT_CHECK");
-    std::string Name = Value ? Value : "";
-    if (Name == "bounds")
-      return true;
-    if (Name.empty() || Name == "none")
-      return false;
-    fail("INTENT_CHECK='" + Name + "' is not one of bounds, none");
+    std::string List = Value ? Value : "";
+    for (std::size_t Pos = 0; Pos <= List.size();) {
+      std::size_t End = List.find(',', Pos);
+      if (End == std::string::npos)
+        End = List.size();
+      std::string Word = List.substr(Pos, End - Pos);
+      if (Word == "bounds")
+        S.Bounds = true;
+      else if (Word == "none")
+        S.Alias = false;
+      else if (!Word.empty())
+        fail("INTENT_CHECK='" + List +
+             "' is not a comma-separated list of bounds, none");
+      Pos = End + 1;
+    }
+    if (!S.Alias)
+      S.Bounds = false;
+    return S;
   }();
-  return Check;
+  return Settings;
 }
+} // namespace
+
+bool checkBounds() { return checkSettings().Bounds; }
+
+bool checkAliasing() { return checkSettings().Alias; }
 
 index maxGridOverride() {
   static const index Max = envInteger("INTENT_MAX_GRID", 0, 0);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Execution tests: every examples/*.cpp and test/exec/*.cpp program is built
+# Execution tests: every examples/*.cpp and test/exec/*.cpp program, and
+# every multi-file program test/exec/<dir>/ (its *.cpp built together, one of
+# them main.cpp), is built
 # through the Intent compiler (tools/intentc of BUILD_DIR) and run; each
 # program checks its own results against a serial computation and exits
 # non-zero on a mismatch. Per program, these tests count:
 #   [serial]     the program built as plain C++ without the plugin (the
 #                header's serial semantics; with the runtime library when it
 #                is built) runs and exits 0;
-#   [sm_90a]     its generated <tu>.kernels.cu compiles with
+#   [sm_90a]     its generated <tu>.kernels.cu (each one) compiles with
 #                nvcc -arch=sm_90a -c;
 #   [cpu]        the intentc build exits 0 with INTENT_DEVICE=cpu (generated
 #                kernels executed on the host; cta-scope programs in their
@@ -75,10 +77,12 @@ modes=(cpu cpu_fibers reference)
 
 # The programs, as paths relative to the repository without ".cpp".
 programs=()
-for f in "$root"/examples/*.cpp "$root"/test/exec/*.cpp; do
+for f in "$root"/examples/*.cpp "$root"/test/exec/*.cpp \
+         "$root"/test/exec/*/main.cpp; do
   [ -f "$f" ] || continue
   rel="${f#"$root"/}"
   rel="${rel%.cpp}"
+  rel="${rel%/main}" # a multi-file program: its directory
   if [ -n "$filter" ] && ! [[ "$rel" =~ $filter ]]; then
     continue
   fi
@@ -176,7 +180,8 @@ show_tail() {
 # per test, each failure followed by its log's tail.
 run_program() {
   local rel="$1"
-  local src="$root/$rel.cpp"
+  local srcs=("$root/$rel.cpp")
+  [ -d "$root/$rel" ] && srcs=("$root/$rel"/*.cpp)
   local tu dir gen bin
   tu="$(basename "$rel")"
   dir="$work/$rel"
@@ -190,10 +195,10 @@ run_program() {
   local serial=("$cxx" -std=c++17 -O2 -I"$root/include")
   if [ -f "$cfg_runtime_lib" ]; then
     # shellcheck disable=SC2206
-    serial+=(-I"$root/runtime/include" "$src" "$cfg_runtime_lib" "$cfg_cudart"
-             $cfg_system_libs)
+    serial+=(-I"$root/runtime/include" "${srcs[@]}" "$cfg_runtime_lib"
+             "$cfg_cudart" $cfg_system_libs)
   else
-    serial+=("$src")
+    serial+=("${srcs[@]}")
   fi
   if "${serial[@]}" -o "$dir/$tu.serial" >"$dir/serial.log" 2>&1 &&
      INTENT_DEVICE=reference timeout "$timeout_s" "$dir/$tu.serial" \
@@ -213,20 +218,29 @@ run_program() {
   # "// INTENTC-FLAGS: <flags>" in the program adds driver flags.
   local built=1 flags=()
   read -r -a flags <<<"$(sed -n 's|^// INTENTC-FLAGS:||p' "$src" | head -1)"
-  if ! "$intentc" -O2 "${flags[@]}" --keep-dir "$gen" "$src" -o "$bin" >"$dir/build.log" 2>&1; then
+  if ! "$intentc" -O2 "${flags[@]}" --keep-dir "$gen" "${srcs[@]}" -o "$bin" >"$dir/build.log" 2>&1; then
     built=0
   fi
 
-  local cu="$gen/$tu.kernels.cu"
-  if [ ! -f "$cu" ]; then
-    echo "FAIL $rel [sm_90a]: phase 1 wrote no $tu.kernels.cu"
-    show_tail "$dir/build.log"
-  elif "$nvcc" -std=c++17 -arch=sm_90a -I"$root/include" \
-         -I"$root/runtime/include" -x cu -c "$cu" -o "$dir/$tu.sm_90a.o" \
+  local src cu stem sm_ok=1 sm_why=""
+  for src in "${srcs[@]}"; do
+    stem="$(basename "$src" .cpp)"
+    cu="$gen/$stem.kernels.cu"
+    if [ ! -f "$cu" ]; then
+      sm_ok=0 sm_why="phase 1 wrote no $stem.kernels.cu"
+      cp "$dir/build.log" "$dir/sm_90a.log" 2>/dev/null
+      break
+    elif ! "$nvcc" -std=c++17 -arch=sm_90a -I"$root/include" \
+         -I"$root/runtime/include" -x cu -c "$cu" -o "$dir/$stem.sm_90a.o" \
          >"$dir/sm_90a.log" 2>&1; then
+      sm_ok=0 sm_why="nvcc -arch=sm_90a -c $stem.kernels.cu failed"
+      break
+    fi
+  done
+  if [ "$sm_ok" -eq 1 ]; then
     echo "PASS $rel [sm_90a]"
   else
-    echo "FAIL $rel [sm_90a]: nvcc -arch=sm_90a -c $tu.kernels.cu failed"
+    echo "FAIL $rel [sm_90a]: $sm_why"
     show_tail "$dir/sm_90a.log"
   fi
 

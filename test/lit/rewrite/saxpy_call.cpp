@@ -1,6 +1,6 @@
-// The rewritten TU keeps the user's lines: the wrapper goes on the line where
-// the kernel ends, the call site names the wrapper, and the file maps back to
-// the original with #line. The generated .cu has one __global__ and the
+// The rewritten TU keeps the user's lines: the dispatch prologue goes on the
+// line of the body's `{`, each call records its site on its own line, and the
+// file maps back to the original with #line. The generated .cu has one __global__ and the
 // launcher the wrapper calls; both compile.
 // RUN: rm -rf %t && %intent_syntax -I%intent_runtime_include -fplugin-arg-intent-out=%t %s
 // RUN: FileCheck %s --check-prefix=TU < %t/saxpy_call.intent.cpp
@@ -25,10 +25,12 @@ void host(view<float, 1> y, view<const float, 1> x) {
 // TU-NEXT: #error "this file was generated for Intent's generated-code ABI version 1, {{.*}}: regenerate it {{.*}}"
 // TU-NEXT: #endif
 // TU-NEXT: #line 1 "{{.*}}saxpy_call.cpp"
-// TU: } void __intent_launch_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a); inline void __intent_call_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a) { if (::intent::rt::mode() == ::intent::rt::device_mode::reference) { ::intent::rt::note_reference_call(); ::saxpy(y, x, a); return; } ::__intent_launch_saxpy_call_saxpy(y, x, a); }
+// TU: void saxpy(view<float, 1> y, view<const float, 1> x, float a) { void __intent_launch_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a); if (::intent::rt::mode() != ::intent::rt::device_mode::reference) { __intent_launch_saxpy_call_saxpy(y, x, a); return; } ::intent::rt::note_reference_call();
+// TU-NEXT: parallel_for(y.extent(0), [&](intent::index i) { y[i] = a * x[i] + y[i]; });
+// TU-NEXT: }
 // TU: void host(view<float, 1> y, view<const float, 1> x) {
-// TU-NEXT:   __intent_call_saxpy_call_saxpy(y, x, 2.0f);
-// TU-NEXT:   ::__intent_call_saxpy_call_saxpy(y, x, 3.0f);
+// TU-NEXT:   (::intent::rt::detail::set_call_site(__FILE__, __LINE__), saxpy(y, x, 2.0f));
+// TU-NEXT:   (::intent::rt::detail::set_call_site(__FILE__, __LINE__), ::saxpy(y, x, 3.0f));
 
 // CU: #include <intent/runtime/kernel.hpp>
 // CU-NEXT: #if !defined(INTENT_ABI_VERSION) || INTENT_ABI_VERSION != 1
@@ -37,3 +39,5 @@ void host(view<float, 1> y, view<const float, 1> x) {
 // CU: __global__ void
 // CU-NOT: __global__
 // CU: void __intent_launch_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a) {
+// CU: intent::rt::detail::range_of("y", y, true), intent::rt::detail::range_of("x", x, false)};
+// CU-NEXT: intent::rt::detail::check_aliasing(__intent_info, __intent_views, 2);

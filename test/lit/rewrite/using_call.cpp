@@ -1,7 +1,6 @@
-// A kernel called through a using-declaration: the wrapper is declared next
-// to the kernel, where the using-declaration does not reach, so the call
-// names it in full. (The rewritten file used to fail to compile: found while
-// hardening the front end against bad input.)
+// A kernel called through a using-declaration: the call keeps its text (the
+// kernel dispatches itself) and records its site. (The rewritten file once
+// failed to compile: found while hardening the front end against bad input.)
 // RUN: rm -rf %t && %intent_syntax -I%intent_runtime_include -fplugin-arg-intent-out=%t %s
 // RUN: FileCheck %s < %t/using_call.intent.cpp
 // RUN: %clangxx -std=c++17 -fsyntax-only -I%intent_include -I%intent_runtime_include %t/using_call.intent.cpp
@@ -32,7 +31,7 @@ void run(view<float, 1> y, view<double, 1> d) {
   host(d);
 }
 
-// CHECK: template <class T> void host(view<T, 1> y) { ::a::b::__intent_call_using_call_scale(y, T(2)); }
-// CHECK: ::a::b::__intent_call_using_call_fill(y, 1.0f);
-// CHECK-NEXT: a::b::__intent_call_using_call_fill(y, 2.0f);
-// CHECK-NEXT: ::a::b::__intent_call_using_call_scale<float>(y, 3.0f);
+// CHECK: template <class T> void host(view<T, 1> y) { (::intent::rt::detail::set_call_site(__FILE__, __LINE__), scale(y, T(2))); }
+// CHECK: (::intent::rt::detail::set_call_site(__FILE__, __LINE__), fill(y, 1.0f));
+// CHECK-NEXT: (::intent::rt::detail::set_call_site(__FILE__, __LINE__), a::b::fill(y, 2.0f));
+// CHECK-NEXT: (::intent::rt::detail::set_call_site(__FILE__, __LINE__), scale<float>(y, 3.0f));

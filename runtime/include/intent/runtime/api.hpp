@@ -65,7 +65,7 @@ std::uint64_t launch_count();
 std::uint64_t program_count();
 
 /// Records one kernel call executed in reference mode (the serial body).
-/// Called by the rewritten TU's __intent_call_* wrappers.
+/// Called by the dispatch prologue of each kernel in the rewritten TU.
 void note_reference_call();
 
 /// Waits until every launch issued so far has finished, and reports an
@@ -118,6 +118,13 @@ void copy_from_mode(void *Dst, const void *Src, std::size_t Bytes);
 /// Throws rt::error(Message) prefixed with "intent: ". Keeps <stdexcept>
 /// construction out of inline code paths.
 [[noreturn]] void fail(const std::string &Message);
+
+/// Records the user's call site of the kernel call this thread is about to
+/// make: the rewritten TU (<tu>.intent.cpp) wraps each kernel call it sees
+/// as `(set_call_site(__FILE__, __LINE__), k(...))`, and the checks before
+/// the launch (alias.hpp) name it. The next launch consumes it; a call from
+/// code the Intent compiler did not rewrite has none.
+void set_call_site(const char *File, int Line) noexcept;
 
 } // namespace detail
 } // namespace rt

@@ -19,5 +19,6 @@
 #include "intent/runtime/bounds.hpp"
 #include "intent/runtime/device.hpp"
 #include "intent/runtime/launch.hpp"
+#include "intent/runtime/alias.hpp"
 
 #endif // INTENT_RUNTIME_KERNEL_HPP
