@@ -68,8 +68,26 @@ private:
       return;
     for (unsigned k = 0; k < rank; ++k)
       for (const LaunchCheck &c : p.launchChecks)
-        if (c.extent == s.extents[k])
+        if (boundedBy(s.extents[k], c.extent))
           aff.setCoordLimit(k, indexLimit(c.type));
+  }
+
+  /// True when extent expression `e` is at most `checked` whenever that is
+  /// positive: `checked` itself or max(checked, c) with a constant c <= 0
+  /// (program-space clamps an extent at 0).
+  bool boundedBy(unsigned e, unsigned checked) const {
+    if (e == checked)
+      return true;
+    const LaunchExpr &x = p.exprs[e];
+    if (x.kind != LaunchExpr::Kind::Max || x.operands.size() != 2)
+      return false;
+    for (unsigned i = 0; i < 2; ++i) {
+      const LaunchExpr &o = p.exprs[x.operands[1 - i]];
+      if (x.operands[i] == checked && o.kind == LaunchExpr::Kind::Const &&
+          o.value <= 0)
+        return true;
+    }
+    return false;
   }
 
   /// A region op whose region index is instance coordinate P (with a valid
