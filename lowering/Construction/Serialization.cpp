@@ -34,6 +34,53 @@ const char *cxxElem(phys::ScalarKind k) {
   return "T";
 }
 
+/// A KIR value as C-like source text: its name, a constant, or a small
+/// expression over those ("keys(i) & 3"); "..." past a few levels.
+std::string valueText(const kir::Value *v, unsigned depth = 0) {
+  if (!v->name.empty())
+    return v->name;
+  if (v->isBlockArg() || depth > 3)
+    return "...";
+  const kir::Op &op = *v->def;
+  using O = kir::Opcode;
+  auto arg = [&](unsigned i) { return valueText(op.operands[i], depth + 1); };
+  const char *infix = nullptr;
+  switch (op.opcode) {
+  case O::Constant:
+    if (const auto *i = std::get_if<int64_t>(op.attr("value")))
+      return std::to_string(*i);
+    return "...";
+  case O::Cast:
+    return arg(0);
+  case O::Neg:
+    return "-" + arg(0);
+  case O::Min:
+  case O::Max:
+    return kir::opcodeName(op.opcode).str() + "(" + arg(0) + ", " + arg(1) +
+           ")";
+  case O::Load: {
+    std::string t = arg(0) + "(";
+    for (unsigned i = 1; i < op.operands.size(); ++i)
+      t += (i > 1 ? ", " : "") + arg(i);
+    return t + ")";
+  }
+  case O::Add: infix = " + "; break;
+  case O::Sub: infix = " - "; break;
+  case O::Mul: infix = " * "; break;
+  case O::Div: infix = " / "; break;
+  case O::Rem: infix = " % "; break;
+  case O::BitAnd: infix = " & "; break;
+  case O::BitOr: infix = " | "; break;
+  case O::BitXor: infix = " ^ "; break;
+  case O::Shl: infix = " << "; break;
+  case O::Shr: infix = " >> "; break;
+  default:
+    return "...";
+  }
+  std::string t = arg(0) + infix + arg(1);
+  return depth ? "(" + t + ")" : t;
+}
+
 /// The user's name of an affine atom of unit `u`, or the atom itself.
 std::string atomName(const ConstructionState &s, const Unit &u,
                      const std::string &atom) {
@@ -44,8 +91,8 @@ std::string atomName(const ConstructionState &s, const Unit &u,
       std::all_of(atom.begin() + 1, atom.end(), ::isdigit)) {
     unsigned id = std::atoi(atom.c_str() + 1);
     for (const auto &v : s.kernel.values)
-      if (v->id == id && !v->name.empty())
-        return v->name;
+      if (v->id == id)
+        return valueText(v.get());
   }
   // ext(P,D) / str(P,D): a root extent or stride.
   for (const char *what : {"ext(", "str("}) {
@@ -152,7 +199,10 @@ Serialization construct::conflictFinding(const ConstructionState &s,
   f.loc = other.loc.valid() ? other.loc : u.loc;
   f.cause = what(s, u, other) + " may touch the element of " +
             what(s, u, write) + " of another instance, so " + runs;
-  if (write.atomic || other.atomic)
+  if (!other.write && other.coords == write.coords)
+    f.fix = "update the element with an atomic (intent::atomic_add), or "
+            "index it by the parallel_for's index";
+  else if (write.atomic || other.atomic)
     f.fix = "access the element only through atomics in this parallel_for, "
             "or read it in a separate kernel";
   else if (!other.write)

@@ -118,7 +118,8 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
                     program, true);
 
   result.remarks = s.remarks;
-  result.serializations = lostParallelism(s);
+  if (ok) // a rejected kernel loses nothing worth a warning
+    result.serializations = lostParallelism(s);
   result.errors = s.errors;
   if (ok)
     result.program = std::move(s.program);

@@ -24,7 +24,7 @@ using namespace intent;
 // A stencil whose input is not const: `in` may be `out`.
 [[intent::kernel]] void blur(view<float, 2> out, view<float, 2> in) {
   parallel_for(out.extent(0), out.extent(1), [&](index i, index j) {
-    // expected-warning@+1 {{`in` is not const, so the read of in(i - 1, j) may conflict with the write of out(i, j) by another instance (the two views may be one) and the parallel_for at 25:3 runs in a single instance: declare it `view<const float, 2>` [-Wintent-serialization]}}
+    // expected-warning@+1 {{`in` is not const, so the read of in(i - 1, j) may conflict with the write of out(i, j) by another instance (the two views may be one) and the parallel_for at 26:3 runs in a single instance: declare it `view<const float, 2>` [-Wintent-serialization]}}
     out(i, j) = in(i - 1, j) + in(i, j);
   });
 }
@@ -48,7 +48,7 @@ using namespace intent;
 [[intent::kernel]] void sum_after(view<float, 1> tmp, view<float, 1> out,
                                   view<const float, 1> x) {
   parallel_for(x.extent(0), [&](index i) { tmp[i] = x[i] * x[i]; });
-  // expected-warning@+1 {{the reduce at 52:12 (outside any parallel_for) and the parallel_for at 51:3 depend on each other, so both run in a single instance: split the kernel there}}
+  // expected-warning@+1 {{the reduce at 52:12 (outside any parallel_for) and the parallel_for at 50:3 depend on each other, so both run in a single instance: split the kernel there}}
   out[0] = reduce(tmp.extent(0), 0.0f, ops::plus{},
                   [&](index i) { return tmp[i]; });
 }
@@ -58,7 +58,7 @@ using namespace intent;
                                     view<const float, 2> in) {
   parallel_for(in.extent(0), [&](index i) {
     first[i] = in(i, 0);
-    // expected-warning@+1 {{the nested parallel_for at 62:5 runs as an ordered loop inside each instance of the parallel_for at 60:3: the enclosing body has effects outside it}}
+    // expected-warning@+1 {{the nested parallel_for at 62:5 runs as an ordered loop inside each instance of the parallel_for at 59:3: the enclosing body has effects outside it}}
     parallel_for(in.extent(1), [&](index j) { out(i, j) = in(i, j) * first[i]; });
   });
 }
