@@ -828,9 +828,9 @@ void ProgramEmitter::emitWrapper() {
        << "' (" << opts.sourceFile << ":" << p.loc.line
        << "): the parallel_for at " << c.loc.line << ":" << c.loc.col
        << " has \") + std::to_string(__intent_L.e" << c.extent
-       << ") + \" iterations, but its index is a " << scalarCxx(c.type)
-       << ", which numbers at most " << phys::indexLimit(c.type)
-       << ": use intent::index (or a wider integer) for the index\");\n";
+       << ") + \" iterations, more than its index type " << scalarCxx(c.type)
+       << " can number (" << phys::indexLimit(c.type)
+       << "): use intent::index (or a wider integer) for the index\");\n";
   os << "  intent::rt::launch_config __intent_config;\n";
   os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
   if (p.scope == ExecScope::CTA) {

@@ -14,8 +14,8 @@
 #include <intent/intent.hpp>
 using namespace intent;
 
-// REM: int_index.cpp:[[@LINE+3]]:3: remark: group 0: parallel over [cast<i64>(n)]
-// REM: int_index.cpp:[[@LINE+2]]:3: remark: index 0 of the parallel_for at [[@LINE+2]]:3 is converted to i32: analysed as the index itself; the launch checks that its extent cast<i64>(n) is at most 2147483648
+// REM-DAG: int_index.cpp:20:3: remark: group 0: parallel over [(i64)n]
+// REM-DAG: int_index.cpp:20:3: remark: index 0 of the parallel_for at 20:3 is converted to i32: analysed as the index itself; the launch checks that its extent (i64)n is at most 2147483648
 [[intent::kernel]] void saxpy(view<float, 1> y, view<const float, 1> x, float a, int n) {
   parallel_for(n, [&](int i) { y[i] = a * x[i] + y[i]; });
 }
@@ -23,16 +23,16 @@ using namespace intent;
 // PHYS: launch_check e{{[0-9]+}} <= 2147483648 (index i32)
 // CU-LABEL: void __intent_launch_{{.*}}saxpy
 // CU: > INT64_C(2147483648))
-// CU-NEXT: ::intent::rt::detail::fail(std::string("kernel 'saxpy' (int_index.cpp:19): the parallel_for at 20:3 has ") + std::to_string({{.*}}) + " iterations, but its index is a int32_t, which numbers at most 2147483648: use intent::index (or a wider integer) for the index");
+// CU-NEXT: ::intent::rt::detail::fail(std::string("kernel 'saxpy' ({{.*}}int_index.cpp:19): the parallel_for at 20:3 has ") + std::to_string({{.*}}) + " iterations, more than its index type int32_t can number (2147483648): use intent::index (or a wider integer) for the index");
 
-// REM: int_index.cpp:[[@LINE+2]]:3: remark: group 0: parallel over [y.extent(0)]
+// REM-DAG: int_index.cpp:30:3: remark: group 0: parallel over [y.extent(0)]
 [[intent::kernel]] void shift(view<int, 1> y, view<const int, 1> x) {
   parallel_for(y.extent(0), [&](unsigned i) { y[i] = x[i] + i; });
 }
 // PHYS-LABEL: program @shift
 // PHYS: launch_check e{{[0-9]+}} <= 4294967296 (index u32)
 
-// REM: int_index.cpp:[[@LINE+2]]:3: remark: group 0: parallel over [y.extent(0)]
+// REM-DAG: int_index.cpp:37:3: remark: group 0: parallel over [y.extent(0)]
 [[intent::kernel]] void neg(view<int, 1> y, view<const int, 1> x) {
   parallel_for(y.extent(0), [&](short i) { y[i] = -x[i]; });
 }
@@ -40,7 +40,7 @@ using namespace intent;
 // PHYS: launch_check e{{[0-9]+}} <= 32768 (index i16)
 
 // A long index is not narrower than intent::index: no check.
-// REM: int_index.cpp:[[@LINE+2]]:3: remark: group 0: parallel over [y.extent(0)]
+// REM-DAG: int_index.cpp:45:3: remark: group 0: parallel over [y.extent(0)]
 [[intent::kernel]] void copy_long(view<int, 1> y, view<const int, 1> x) {
   parallel_for(y.extent(0), [&](long i) { y[i] = x[i]; });
 }
@@ -49,7 +49,7 @@ using namespace intent;
 // PHYS: total
 
 // 2-D with int indices (and int arithmetic on them): one check per extent.
-// REM: int_index.cpp:[[@LINE+2]]:3: remark: group 0: parallel over [c.extent(0), c.extent(1)]
+// REM-DAG: int_index.cpp:54:3: remark: group 0: parallel over [c.extent(0), c.extent(1)]
 [[intent::kernel]] void add2(view<float, 2> c, view<const float, 2> a) {
   parallel_for(c.extent(0), c.extent(1), [&](int i, int j) {
     c(i, j) = a(i, j) + a(i + 1, j - 1);
@@ -61,7 +61,7 @@ using namespace intent;
 
 // A reduce with an int index and an int loop counter inside a parallel_for
 // over int rows.
-// REM: int_index.cpp:[[@LINE+2]]:3: remark: group 0: parallel over [out.extent(0)]
+// REM-DAG: int_index.cpp:66:3: remark: group 0: parallel over [out.extent(0)]
 [[intent::kernel]] void rows(view<float, 1> out, view<float, 2> scratch, view<const float, 2> a) {
   parallel_for(out.extent(0), [&](int i) {
     out[i] = reduce(a.extent(1), 0.0f, ops::plus{}, [&](int k) { return a(i, k); });
@@ -71,7 +71,10 @@ using namespace intent;
 }
 
 // An in-place stencil with an int index still conflicts across instances.
-// REM: int_index.cpp:[[@LINE+2]]:3: remark: group 0: serialized into a single instance: parallel_for at [[@LINE+2]]:3: write to y(i0) at {{.*}} may conflict with read of y(i0 + 1)
+// REM-DAG: int_index.cpp:76:3: remark: group 0: serialized into a single instance: parallel_for at 76:3: write to y(i0) at {{.*}} may conflict with read of y(i0 + 1)
 [[intent::kernel]] void stencil(view<float, 1> y) {
   parallel_for(y.extent(0) - 1, [&](int i) { y[i] = y[i + 1]; });
 }
+// REM-DAG: int_index.cpp:20:3: remark: widen: each program owns chunks of 4
+// REM-DAG: int_index.cpp:37:3: remark: index 0 of the parallel_for at 37:3 is converted to i16: analysed as the index itself; the launch checks that its extent y.extent(0) is at most 32768
+// REM-DAG: int_index.cpp:54:3: remark: index 1 of the parallel_for at 54:3 is converted to i32
