@@ -18,8 +18,11 @@
 //    atomic_add from one parallel_for and copied out by a later one. The
 //    copy must see every atomic, and one launch has no grid-wide ordering
 //    between two groups, so the compiler merges the instances that share the
-//    buffer into one ordered instance (the remark says why) rather than
-//    read the bins too early.
+//    buffer into one ordered instance rather than read the bins too early.
+//    This serialization is real, so the build warns about it
+//    (-Wintent-serialization: "the read of bins(b & 255) depends on the
+//    atomic update of bins(keys(i) & 255) over another domain ... split the
+//    kernel"); two kernels would keep both parallel_fors parallel.
 //
 //   intentc examples/buffer_atomics.cpp -o buffer_atomics && ./buffer_atomics
 //   ./buffer_atomics 1000      # one size

@@ -20,6 +20,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Sema/Sema.h"
 
@@ -162,6 +163,14 @@ public:
       if (opts.remarks)
         for (const phys::Remark &rm : r.remarks)
           diags.report(DiagnosticIDs::Remark, at(rm.loc), "%0", {rm.text});
+      if (opts.serialization != Options::Report::Off) {
+        bool asError = opts.serialization == Options::Report::Error;
+        for (const construct::Serialization &f : r.serializations)
+          diags.report(asError ? DiagnosticIDs::Error : DiagnosticIDs::Warning,
+                       at(f.loc),
+                       asError ? msg::SerializedError : msg::Serialized,
+                       {f.cause, f.fix});
+      }
       for (const construct::Diag &d : r.errors)
         diags.error(at(d.loc), "%0", {d.message});
       for (const std::string &e : r.internalErrors)
@@ -196,6 +205,18 @@ std::unique_ptr<ASTConsumer> intent::plugin::createConsumer(Options opts) {
 // The action
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The -W options the plugin reads (after -W): about its own group, and
+/// -Werror / -Wno-error.
+bool isWarningOption(llvm::StringRef w) {
+  if (w == "error" || w == "no-error")
+    return true;
+  w.consume_front("no-");
+  w.consume_front("error=");
+  return w == msg::SerializationGroup;
+}
+} // namespace
+
 bool intent::plugin::parseOptions(DiagnosticsEngine &de,
                                   const std::vector<std::string> &args,
                                   Options &opts) {
@@ -215,6 +236,8 @@ bool intent::plugin::parseOptions(DiagnosticsEngine &de,
         ok = false, error(msg::BadDumpValue, arg);
     } else if (arg.consume_front("out=")) {
       opts.outDir = arg.str();
+    } else if (arg.starts_with("W") && isWarningOption(arg.drop_front())) {
+      opts.warningArgs.push_back(arg.drop_front().str());
     } else if (arg == "remarks") {
       opts.remarks = true;
     } else if (arg == "no-physical-passes") {
@@ -232,8 +255,48 @@ bool intent::plugin::parseOptions(DiagnosticsEngine &de,
   return ok;
 }
 
+namespace {
+
+/// -Wintent-serialization as clang would treat a warning group of its own:
+/// on by default; -W<group> / -Wno-<group> switch it, -Werror=<group>
+/// switches it on as an error, -Wno-error=<group> keeps it a warning under
+/// -Werror, -w silences every warning. Clang's custom diagnostics belong to
+/// no group and ignore these options, so the plugin reads them itself:
+/// clang's own -W list first, then the plugin's `W...` arguments.
+Options::Report serializationReport(const DiagnosticOptions &d,
+                                    const std::vector<std::string> &args) {
+  std::string group = msg::SerializationGroup;
+  bool enabled = true, asError = false, werror = false, noError = false;
+  auto apply = [&](llvm::StringRef w) {
+    if (w == "error")
+      werror = true;
+    else if (w == "no-error")
+      werror = false;
+    else if (w == group)
+      enabled = true;
+    else if (w == "no-" + group)
+      enabled = false;
+    else if (w == "error=" + group)
+      enabled = asError = true, noError = false;
+    else if (w == "no-error=" + group)
+      asError = false, noError = true;
+  };
+  for (const std::string &w : d.Warnings)
+    apply(w);
+  for (const std::string &w : args)
+    apply(w);
+  if (d.IgnoreWarnings || !enabled)
+    return Options::Report::Off;
+  return asError || (werror && !noError) ? Options::Report::Error
+                                         : Options::Report::Warning;
+}
+
+} // namespace
+
 std::unique_ptr<ASTConsumer>
-IntentAction::CreateASTConsumer(CompilerInstance &, llvm::StringRef) {
+IntentAction::CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) {
+  opts.serialization =
+      serializationReport(ci.getDiagnosticOpts(), opts.warningArgs);
   return createConsumer(opts);
 }
 

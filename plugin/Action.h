@@ -41,6 +41,13 @@ struct Options {
   bool stopAfterKir = false;
   bool physicalPasses = true; ///< no-physical-passes turns them off
   std::string outDir; ///< stored for the output phase
+  /// `W...` plugin arguments about Intent's warning group, in order (the
+  /// driver passes -Wno-intent-serialization etc. this way, so that clang
+  /// does not call the option unknown). Applied after clang's own -W.
+  std::vector<std::string> warningArgs;
+  /// How lost parallelism is reported (-Wintent-serialization), decided
+  /// from clang's -W options and warningArgs when the consumer is made.
+  enum class Report { Off, Warning, Error } serialization = Report::Warning;
 };
 
 /// Parses the -fplugin-arg-intent-* arguments (without that prefix) into

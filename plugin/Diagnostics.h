@@ -40,6 +40,14 @@ inline constexpr const char *BadStopAfterValue =
 inline constexpr const char *BadDumpValue =
     "unknown value '%0' for -fplugin-arg-intent-dump (expected 'kir' or 'phys')";
 
+// Lost parallelism (construction's serialization findings): "<cause>:
+// <fix>", in Intent's own warning group.
+inline constexpr const char *SerializationGroup = "intent-serialization";
+inline constexpr const char *Serialized =
+    "%0: %1 [-Wintent-serialization]";
+inline constexpr const char *SerializedError =
+    "%0: %1 [-Werror,-Wintent-serialization]";
+
 // Kernel signature.
 inline constexpr const char *NonVoidKernel =
     "an Intent kernel must return void; write results to a view parameter";

@@ -6,6 +6,8 @@
 #include "Construction/ViewRelations.h"
 #include "KIR/Atomic.h"
 
+#include <algorithm>
+
 using namespace intent;
 using namespace intent::construct;
 using kir::Op;
@@ -108,11 +110,25 @@ private:
           return a.scaled(b.constant);
         break;
       }
-      case Opcode::Cast:
-        if (v->type.isInteger() && op.operands[0]->type.isInteger() &&
-            v->type.bitWidth() >= op.operands[0]->type.bitWidth())
-          return affineOf(op.operands[0]);
+      case Opcode::Cast: {
+        const kir::Value *src = op.operands[0];
+        if (!v->type.isInteger() || !src->type.isInteger())
+          break;
+        if (v->type.bitWidth() >= src->type.bitWidth())
+          return affineOf(src);
+        // An instance coordinate in [0, n) converted to a narrower integer
+        // (`[&](int i)`) is the coordinate itself when n fits the type: the
+        // launch checks that (formGroups records the precondition).
+        int k = indexOf(src);
+        if (k >= 0 && u.space.rank > 0) {
+          std::pair<unsigned, phys::ScalarKind> n{k, v->type.elem};
+          if (std::find(u.narrowed.begin(), u.narrowed.end(), n) ==
+              u.narrowed.end())
+            u.narrowed.push_back(n);
+          return Affine::ofAtom(phys::instanceAtom(k));
+        }
         break;
+      }
       default:
         break;
       }

@@ -92,6 +92,10 @@ private:
   phys::Builder b;
   phys::Value *pid = nullptr;
   llvm::DenseMap<const kir::Value *, phys::Value *> map;
+  /// Instance coordinates of the current parallel group whose conversion
+  /// to a narrower integer the launch checks (Unit::narrowed): KIR index ->
+  /// the decoded coordinate.
+  llvm::DenseMap<const kir::Value *, phys::Value *> checkedCoords;
 
   void setOrigin(const kir::Op &op) {
     b.loc = op.loc;
@@ -113,6 +117,7 @@ private:
     phys::Block *saved = b.block;
     b.setInsertionBlock(&r->block);
     map.clear();
+    checkedCoords.clear();
     for (unsigned i = 0; i < p.params.size(); ++i)
       map[s.kernel.param(i)] = p.param(i);
     if (!g.ordered) {
@@ -126,6 +131,8 @@ private:
         const Unit &unit = s.units[u];
         for (unsigned i = 0; i < unit.indices.size(); ++i)
           map[unit.indices[i]] = dec->result(i);
+        for (const auto &[k, type] : unit.narrowed)
+          checkedCoords[unit.indices[k]] = dec->result(k);
         // The first unit names the coordinates; a fused unit's iterations
         // are decoded by the same coordinates.
         std::vector<phys::Origin> its = iterations(unit);
@@ -666,6 +673,15 @@ private:
       bindResults(k, op);
       return;
     }
+    case kir::Opcode::Cast:
+      // (index)(int)i of a checked coordinate i is i (the launch checks that
+      // every coordinate fits the int): the accesses address the coordinate
+      // itself, as with an intent::index, for the passes and the emitter.
+      if (phys::Value *c = widenedCheckedCoordinate(k)) {
+        map[k.result()] = c;
+        return;
+      }
+      break;
     default:
       break;
     }
@@ -679,6 +695,18 @@ private:
     for (const kir::NamedAttr &a : k.attrs)
       op->setAttr(a.name, convertAttr(a.value));
     bindResults(k, op);
+  }
+
+  /// The coordinate when cast `k` converts a checked coordinate converted
+  /// to an integer type back to the index type, else null.
+  phys::Value *widenedCheckedCoordinate(const kir::Op &k) {
+    const kir::Value *src = k.operands[0];
+    if (k.result()->type != kir::Type::scalar(kir::ScalarKind::I64) ||
+        !src->type.isInteger() || src->isBlockArg() ||
+        src->def->opcode != kir::Opcode::Cast)
+      return nullptr;
+    auto it = checkedCoords.find(src->def->operands[0]);
+    return it == checkedCoords.end() ? nullptr : it->second;
   }
 
   /// One external_view record per view parameter (readers and writers are

@@ -4,6 +4,7 @@
 
 #include "Construction/Buffers.h"
 #include "Construction/Dependence.h"
+#include "Construction/Serialization.h"
 
 #include <algorithm>
 #include <numeric>
@@ -13,35 +14,47 @@ using namespace intent::construct;
 
 namespace {
 
-std::string unitName(const Unit &u) {
-  std::string what = u.isParallelFor ? "parallel_for"
-                                     : kir::opcodeName(u.op->opcode).str();
-  return what + " at " + locString(u.loc);
-}
-
-/// Why unit u cannot run as its own parallel workset, or "".
-std::string serialReason(const ConstructionState &s, const Unit &u) {
+/// Why unit u cannot run as its own parallel workset ("" if it can), and
+/// the same for the user (empty for top-level code: outsideFinding).
+std::string serialReason(const ConstructionState &s, const Unit &u,
+                         Serialization &finding) {
   if (!u.parallelCapable())
     return "top-level " + unitName(u) + " is outside any parallel_for";
-  if (!u.launchVisible)
+  if (!u.launchVisible) {
+    finding = extentFinding(u);
     return "the extent of the " + unitName(u) +
            " is data-dependent (" + u.notVisible +
            "); its domain is traversed inside one instance";
-  std::string c = phys::findCrossInstanceConflict(u.accesses, u.space);
-  if (!c.empty())
-    return unitName(u) + ": " + c;
-  if (std::string b = kernelBufferSerialReason(s, u); !b.empty())
+  }
+  unsigned w, o;
+  if (phys::findCrossInstanceConflictPair(u.accesses, u.space, w, o)) {
+    finding = conflictFinding(s, u, u.accesses[w], u.accesses[o]);
+    return unitName(u) + ": " +
+           phys::findCrossInstanceConflict(u.accesses, u.space);
+  }
+  if (std::string b = kernelBufferSerialReason(s, u); !b.empty()) {
+    finding = bufferFinding(u, b);
     return unitName(u) + ": " + b;
+  }
   return "";
 }
 
-/// Why units a and b (dependent) cannot share parallel instances, or "".
-std::string fusionBlocker(const Unit &a, const Unit &b) {
-  if (usesResultOf(b, a))
+/// Why units a and b (dependent) cannot share parallel instances ("" if
+/// they can), and the same for the user.
+std::string fusionBlocker(const ConstructionState &s, const Unit &a,
+                          const Unit &b, Serialization &finding) {
+  if (usesResultOf(b, a)) {
+    finding = fusionFinding(s, a, b, nullptr, nullptr);
     return unitName(b) + " uses a value computed by " + unitName(a);
-  if (a.domain != b.domain)
+  }
+  if (a.domain != b.domain) {
+    for (const phys::AccessSummary &x : a.accesses)
+      for (const phys::AccessSummary &y : b.accesses)
+        if ((x.write || y.write) && phys::mayAlias(x, y) && finding.empty())
+          finding = fusionFinding(s, a, b, &x, &y);
     return unitName(a) + " and " + unitName(b) +
            " access the same memory over different domains";
+  }
   phys::InstanceSpace space = a.space;
   for (const auto &[atom, inv] : b.space.invariant)
     space.invariant[atom] = inv;
@@ -49,13 +62,15 @@ std::string fusionBlocker(const Unit &a, const Unit &b) {
     for (const phys::AccessSummary &y : b.accesses) {
       if (!(x.write || y.write) || !phys::mayAlias(x, y))
         continue;
-      if (!phys::separatedAcrossInstances(x, y, space))
+      if (!phys::separatedAcrossInstances(x, y, space)) {
+        finding = fusionFinding(s, a, b, &x, &y);
         return unitName(b) + ": " + y.describe() + " may touch " +
                x.describe() + " of another instance" +
                (x.atomic && y.atomic
                     ? " (atomics only commute within one parallel_for; "
                       "those of two keep their order)"
                     : "");
+      }
     }
   return "";
 }
@@ -80,6 +95,53 @@ std::string atomicNote(const ConstructionState &s, const Group &g) {
          "conflict; plain loads/stores of them still are)";
 }
 
+/// The launch checks of a parallel group's narrowed coordinates (a C `int
+/// i` index analysed as the coordinate itself: Dependence.cpp), one per
+/// (extent, type), with a remark each.
+void addLaunchChecks(ConstructionState &s, const Group &g) {
+  for (unsigned id : g.units) {
+    const Unit &u = s.units[id];
+    for (const auto &[k, type] : u.narrowed) {
+      phys::LaunchCheck c{u.domain[k], type, u.loc};
+      auto same = [&](const phys::LaunchCheck &o) {
+        return o.extent == c.extent && o.type == c.type;
+      };
+      std::vector<phys::LaunchCheck> &checks = s.program->launchChecks;
+      if (std::find_if(checks.begin(), checks.end(), same) != checks.end())
+        continue;
+      checks.push_back(c);
+      s.remark(u.loc, "index " + std::to_string(k) + " of the " +
+                          unitName(u) + " is converted to " +
+                          kir::scalarKindName(type).str() +
+                          ": analysed as the index itself; the launch checks "
+                          "that its extent " +
+                          s.program->exprToString(c.extent) + " is at most " +
+                          std::to_string(phys::indexLimit(type)));
+    }
+  }
+}
+
+/// A finding per ordered group that holds a parallel_for (or region op):
+/// its parallelism is lost. Groups of top-level code only lose nothing.
+void reportSerializedGroups(ConstructionState &s) {
+  for (Group &g : s.groups) {
+    if (!g.ordered)
+      continue;
+    const Unit *par = nullptr;
+    for (unsigned u : g.units)
+      if (!par && s.units[u].parallelCapable())
+        par = &s.units[u];
+    if (!par)
+      continue;
+    if (g.finding.empty() && g.findingUnit >= 0)
+      g.finding = outsideFinding(s, s.units[g.findingUnit], *par);
+    if (g.finding.empty())
+      continue;
+    g.finding.group = g.id;
+    s.serializations.push_back(g.finding);
+  }
+}
+
 } // namespace
 
 void construct::formGroups(ConstructionState &s) {
@@ -92,8 +154,9 @@ void construct::formGroups(ConstructionState &s) {
   phys::markWrittenRoots(all);
 
   std::vector<std::string> unitReason(n);
+  std::vector<Serialization> unitFinding(n), pairFinding(n);
   for (unsigned i = 0; i < n; ++i)
-    unitReason[i] = serialReason(s, s.units[i]);
+    unitReason[i] = serialReason(s, s.units[i], unitFinding[i]);
 
   std::vector<unsigned> leader(n);
   std::iota(leader.begin(), leader.end(), 0);
@@ -116,9 +179,9 @@ void construct::formGroups(ConstructionState &s) {
       leader[std::max(ra, rb)] = std::min(ra, rb);
       if (!unitReason[a].empty() || !unitReason[b].empty())
         continue; // the group is ordered anyway
-      std::string blocker = fusionBlocker(ua, ub);
-      if (!blocker.empty() && pairReason[b].empty())
-        pairReason[b] = blocker;
+      if (!pairReason[b].empty())
+        continue;
+      pairReason[b] = fusionBlocker(s, ua, ub, pairFinding[b]);
     }
 
   std::vector<int> groupOf(n, -1);
@@ -133,15 +196,20 @@ void construct::formGroups(ConstructionState &s) {
     }
     Group &g = s.groups[groupOf[r]];
     g.units.push_back(i);
-    std::string why = !unitReason[i].empty() ? unitReason[i] : pairReason[i];
+    bool own = !unitReason[i].empty();
+    std::string why = own ? unitReason[i] : pairReason[i];
     if (!why.empty() && !g.ordered) {
       g.ordered = true;
       g.reason = why;
+      g.finding = own ? unitFinding[i] : pairFinding[i];
+      g.findingUnit = i;
     }
   }
+  reportSerializedGroups(s);
   for (Group &g : s.groups) {
     if (!g.ordered) {
       g.domain = s.units[g.units.front()].domain;
+      addLaunchChecks(s, g);
       std::string text = "group " + std::to_string(g.id) + ": parallel over [";
       for (unsigned i = 0; i < g.domain.size(); ++i)
         text += (i ? ", " : "") + s.program->exprToString(g.domain[i]);

@@ -34,6 +34,21 @@ struct Diag {
   std::string message;
 };
 
+/// Parallelism the program loses (docs/construction.md §5 "Serialization
+/// warnings"): a group serialized into one instance, a nested parallel_for
+/// kept as an ordered loop, instances merged over a buffer. The plugin
+/// reports each one that survives the physical passes as a warning
+/// (-Wintent-serialization) at `loc`: "<cause>: <fix>".
+struct Serialization {
+  kir::Loc loc;      ///< where the user should look (an access, a loop)
+  std::string cause; ///< why, in the user's names
+  std::string fix;   ///< what to change
+  int group = -1;    ///< the serialized group, or -1
+  int nested = -1;   ///< a nested parallel_for (KIR op id) kept ordered, or -1
+  int unit = -1;     ///< the unit of a nested parallel_for
+  bool empty() const { return cause.empty(); }
+};
+
 /// A top-level piece of the kernel body: a parallel_for (with the nested
 /// parallel_fors flattened into its instance domain), or one ordered op.
 struct Unit {
@@ -65,6 +80,10 @@ struct Unit {
   /// Accesses (filled by formGroups), root coordinates over "iK" atoms.
   std::vector<phys::AccessSummary> accesses;
   phys::InstanceSpace space;
+  /// Instance coordinates converted to a narrower integer type (a C `int
+  /// i` index), analysed as the identity (formGroups): (coordinate, type).
+  /// A parallel group checks at launch that the extent fits the type.
+  std::vector<std::pair<unsigned, phys::ScalarKind>> narrowed;
 };
 
 /// An execution group: units that share state or depend on each other.
@@ -73,6 +92,8 @@ struct Group {
   std::vector<unsigned> units; ///< in KIR order
   bool ordered = false;        ///< single instance, work traversed inside
   std::string reason;          ///< why ordered
+  Serialization finding;       ///< the same, for the user (may be empty)
+  int findingUnit = -1;        ///< the unit the reason is about
   std::vector<unsigned> domain; ///< parallel groups: launch exprs per coord
   kir::Loc loc;
 };
@@ -101,6 +122,8 @@ struct ConstructionState {
   std::vector<KernelBuffer> kernelBuffers;
   std::vector<phys::Remark> remarks;
   std::vector<Diag> errors;
+  /// Lost parallelism, in the order found (Serialization.h).
+  std::vector<Serialization> serializations;
 
   void remark(kir::Loc loc, const std::string &text) {
     remarks.push_back({loc, text});

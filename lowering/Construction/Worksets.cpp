@@ -121,13 +121,15 @@ void initRegionOpUnit(ConstructionState &s, Unit &u) {
 
 /// Tries to flatten the single parallel_for at the top of `outer`'s body.
 const Op *flattenable(ConstructionState &s, const Op &outer,
-                      std::string &why) {
+                      std::string &why, std::string &fix) {
   const kir::Block &b = outer.regions[0]->block;
   const Op *inner = nullptr;
   for (const auto &op : b.ops)
     if (op->opcode == Opcode::ParallelFor) {
       if (inner) {
         why = "the body has several parallel_fors";
+        fix = "give each nested parallel_for its own top-level parallel_for "
+              "(or its own kernel)";
         return nullptr;
       }
       inner = op.get();
@@ -148,6 +150,7 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
       why = "the enclosing body allocates a buffer (op " +
             std::to_string(op->id) + " at " + locString(op->loc) +
             ") shared by its iterations";
+      fix = "declare the buffer inside the nested parallel_for";
       return nullptr;
     }
     // A reduction computed around the inner parallel_for is a shared
@@ -158,11 +161,15 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
             kir::opcodeName(red->opcode).str() + " (op " +
             std::to_string(red->id) + " at " + locString(red->loc) +
             ") shared by its iterations";
+      fix = "compute the " + kir::opcodeName(red->opcode).str() +
+            " in a kernel of its own (writing a view) before this one";
       return nullptr;
     }
     if (hasEffectsOrParallel(*op)) {
       why = "the enclosing body has effects outside it (op " +
             std::to_string(op->id) + " at " + locString(op->loc) + ")";
+      fix = "move the other stores into the nested parallel_for, or into a "
+            "parallel_for or kernel of their own";
       return nullptr;
     }
     bool reads = op->opcode == Opcode::Load;
@@ -170,11 +177,14 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
       kir::walk(*r, [&](const Op &x) { reads |= x.opcode == Opcode::Load; });
     if (after && reads) {
       why = "the enclosing body reads memory after it";
+      fix = "move the code after it into the nested parallel_for, or into a "
+            "kernel of its own";
       return nullptr;
     }
   }
   if (!domainOf(s, *inner, why)) {
     why = "its extent is not launch-visible: " + why;
+    fix = "compute its extent from scalar parameters and view extents only";
     return nullptr;
   }
   return inner;
@@ -227,8 +237,8 @@ void construct::buildWorksets(ConstructionState &s) {
       else
         u.notVisible = why;
       while (u.launchVisible) {
-        std::string whyNot;
-        const Op *inner = flattenable(s, *u.nest.back(), whyNot);
+        std::string whyNot, fix;
+        const Op *inner = flattenable(s, *u.nest.back(), whyNot, fix);
         if (!inner) {
           if (!whyNot.empty()) {
             const Op *first = nullptr;
@@ -238,6 +248,16 @@ void construct::buildWorksets(ConstructionState &s) {
             s.remark(first ? first->loc : op.loc,
                      "nested parallel_for stays an ordered loop inside each "
                      "instance: " + whyNot);
+            Serialization f;
+            f.loc = first ? first->loc : op.loc;
+            f.cause = "the nested parallel_for at " + locString(f.loc) +
+                      " runs as an ordered loop inside each instance of the "
+                      "parallel_for at " + locString(op.loc) + ": " + whyNot;
+            f.fix = fix;
+            f.nested = first ? static_cast<int>(first->id) : -1;
+            f.unit = static_cast<int>(u.id);
+            if (f.nested >= 0)
+              s.serializations.push_back(f);
           }
           break;
         }

@@ -919,6 +919,18 @@ void ProgramEmitter::emitWrapper() {
   emitAliasCheck(os, p);
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
+  // Preconditions of the analysis (Program::launchChecks): an index of a
+  // narrower integer type numbers every iteration.
+  for (const phys::LaunchCheck &c : p.launchChecks)
+    os << "  if (__intent_L.e" << c.extent << " > INT64_C("
+       << phys::indexLimit(c.type) << "))\n"
+       << "    ::intent::rt::detail::fail(std::string(\"kernel '" << p.name
+       << "' (" << opts.sourceFile << ":" << p.loc.line
+       << "): the parallel_for at " << c.loc.line << ":" << c.loc.col
+       << " has \") + std::to_string(__intent_L.e" << c.extent
+       << ") + \" iterations, more than its index type " << scalarCxx(c.type)
+       << " can number (" << phys::indexLimit(c.type)
+       << "): use intent::index (or a wider integer) for the index\");\n";
   os << "  intent::rt::launch_config __intent_config;\n";
   os << "  __intent_config.total = __intent_L.e" << p.total << ";\n";
   if (p.scope == ExecScope::CTA) {

@@ -163,9 +163,9 @@ bool intent::phys::separatedAcrossInstances(const AccessSummary &a,
   return true;
 }
 
-std::string
-intent::phys::findCrossInstanceConflict(const std::vector<AccessSummary> &acc,
-                                        const InstanceSpace &space) {
+bool intent::phys::findCrossInstanceConflictPair(
+    const std::vector<AccessSummary> &acc, const InstanceSpace &space,
+    unsigned &write, unsigned &other) {
   for (unsigned i = 0; i < acc.size(); ++i) {
     if (!acc[i].write)
       continue;
@@ -176,14 +176,24 @@ intent::phys::findCrossInstanceConflict(const std::vector<AccessSummary> &acc,
         continue;
       if (separatedAcrossInstances(acc[i], acc[j], space))
         continue;
-      if (i == j)
-        return acc[i].describe() +
-               " is not provably unique per instance";
-      return acc[i].describe() + " may conflict with " + acc[j].describe() +
-             " of another instance";
+      write = i;
+      other = j;
+      return true;
     }
   }
-  return "";
+  return false;
+}
+
+std::string
+intent::phys::findCrossInstanceConflict(const std::vector<AccessSummary> &acc,
+                                        const InstanceSpace &space) {
+  unsigned i, j;
+  if (!findCrossInstanceConflictPair(acc, space, i, j))
+    return "";
+  if (i == j)
+    return acc[i].describe() + " is not provably unique per instance";
+  return acc[i].describe() + " may conflict with " + acc[j].describe() +
+         " of another instance";
 }
 
 std::string

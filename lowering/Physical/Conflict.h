@@ -105,6 +105,13 @@ bool separatedAcrossInstances(const AccessSummary &a, const AccessSummary &b,
                               const InstanceSpace &space);
 
 /// Checks every (write, access) pair of `accesses` for a cross-instance
+/// conflict; returns false if none, else true with the first pair in
+/// (write, other) (other == write: the write is not unique per instance).
+bool findCrossInstanceConflictPair(const std::vector<AccessSummary> &accesses,
+                                   const InstanceSpace &space, unsigned &write,
+                                   unsigned &other);
+
+/// Checks every (write, access) pair of `accesses` for a cross-instance
 /// conflict; returns a description of the first one, or "" if none.
 std::string findCrossInstanceConflict(const std::vector<AccessSummary> &accesses,
                                       const InstanceSpace &space);

@@ -561,6 +561,14 @@ bool intent::phys::isAtomic(Opcode op) {
   return op == Opcode::Atomic || op == Opcode::AtomicCas;
 }
 
+int64_t intent::phys::indexLimit(ScalarKind type) {
+  kir::Type t = kir::Type::scalar(type);
+  unsigned bits = t.bitWidth() - (t.isSigned() ? 1 : 0);
+  if (bits >= 63)
+    return INT64_MAX;
+  return int64_t(1) << bits;
+}
+
 //===----------------------------------------------------------------------===//
 // Invocation workspace layout
 //===----------------------------------------------------------------------===//

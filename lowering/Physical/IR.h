@@ -191,6 +191,21 @@ struct Segment {
   int widenElements = -1; ///< launch expr of n when widened, else -1
 };
 
+/// A precondition the launcher checks before the kernel runs (it raises
+/// rt::error otherwise): the launch expression `extent` is at most
+/// indexLimit(type). Construction records one when it treats the
+/// conversion of an instance coordinate in [0, extent) to the narrower
+/// integer `type` (a C `int i` index) as the identity, which holds exactly
+/// when every coordinate fits the type (docs/construction.md §4).
+struct LaunchCheck {
+  unsigned extent = 0;               ///< launch expr
+  ScalarKind type = ScalarKind::I32; ///< the index's integer type
+  Loc loc;                           ///< the parallel_for (or region op)
+};
+/// The largest extent whose coordinates [0, extent) all fit `type`
+/// (max(type) + 1); INT64_MAX for 64-bit types.
+int64_t indexLimit(ScalarKind type);
+
 /// Allocation scope of a logical buffer (design.md §4.5).
 enum class BufferScope : uint8_t {
   ProgramPrivate,      ///< one copy per program instance
@@ -504,6 +519,8 @@ public:
   std::vector<LaunchExpr> exprs; ///< hash-consed: equal nodes share an index
   std::vector<Segment> segments; ///< one per group, in group order
   unsigned total = 0;            ///< launch expr: sum of segment lengths
+  /// Checked by the launcher before the kernel runs, in order.
+  std::vector<LaunchCheck> launchChecks;
   std::vector<Buffer> buffers;
   /// Entry block: one arg per param (views and scalars); ends in `return`.
   std::unique_ptr<Region> body;

@@ -84,12 +84,21 @@ Affine PhysAffine::of(const Value *v) {
         return a.scaled(b.constant);
       break;
     }
-    case Opcode::Cast:
-      if (v->type.isInteger() && op->operands[0]->type.isInteger() &&
-          kir::Type::scalar(v->type.elem).bitWidth() >=
-              kir::Type::scalar(op->operands[0]->type.elem).bitWidth())
-        return of(op->operands[0]);
+    case Opcode::Cast: {
+      const Value *src = op->operands[0];
+      if (!v->type.isInteger() || !src->type.isInteger())
+        break;
+      if (kir::Type::scalar(v->type.elem).bitWidth() >=
+          kir::Type::scalar(src->type.elem).bitWidth())
+        return of(src);
+      unsigned dim;
+      if (isCoord(src, dim)) {
+        auto lim = coordLimit.find(dim);
+        if (lim != coordLimit.end() && lim->second <= indexLimit(v->type.elem))
+          return of(src);
+      }
       break;
+    }
     default:
       break;
     }

@@ -31,6 +31,14 @@ public:
   /// `v` ranges over the members of the region that instance coordinate
   /// `dim` selects (members of different regions are disjoint).
   void setMember(const Value *v, unsigned dim);
+  /// Every value of instance coordinate `dim` is below `limit` (checked by
+  /// the launcher: Program::launchChecks). A conversion of the coordinate to
+  /// an integer type that holds [0, limit) is then the coordinate itself.
+  void setCoordLimit(unsigned dim, int64_t limit) {
+    auto [it, added] = coordLimit.try_emplace(dim, limit);
+    if (!added && limit < it->second)
+      it->second = limit;
+  }
   /// True when `v` is an instance coordinate.
   bool isCoord(const Value *v, unsigned &dim) const;
 
@@ -40,6 +48,7 @@ private:
   const Program &p;
   InstanceSpace &space;
   llvm::DenseMap<const Value *, unsigned> coord;
+  llvm::DenseMap<unsigned, int64_t> coordLimit;
 
   bool isParam(const Value *v) const {
     return v->isBlockArg() && v->owner == &p.body->block;

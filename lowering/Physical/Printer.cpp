@@ -175,6 +175,13 @@ private:
     }
     os << "  total e" << p.total << " // = " << p.exprToString(p.total)
        << "\n";
+    for (const LaunchCheck &c : p.launchChecks) {
+      os << "  launch_check e" << c.extent << " <= "
+         << indexLimit(c.type) << " (index " << kir::scalarKindName(c.type)
+         << ")";
+      printLoc(c.loc);
+      os << "\n";
+    }
   }
 
   void printBuffers() {

@@ -38,6 +38,7 @@ public:
         for (unsigned k = 0; k < op->results.size(); ++k)
           aff.setCoord(op->result(k), k);
         space.rank = op->results.size();
+        bindCoordLimits(op->results.size());
         break;
       }
     walk(*seg.regions[0], [&](const Op &op) { bindRegionOp(op); });
@@ -56,6 +57,38 @@ private:
   PhysAffine aff;
   InstanceSpace &space;
   const llvm::DenseMap<const Value *, unsigned> &uses;
+
+  /// The launch checks bound the coordinates of this segment's extents.
+  void bindCoordLimits(unsigned rank) {
+    int64_t g = seg.intAttr("group", -1);
+    if (g < 0 || g >= static_cast<int64_t>(p.segments.size()))
+      return;
+    const Segment &s = p.segments[g];
+    if (s.widen || s.extents.size() != rank)
+      return;
+    for (unsigned k = 0; k < rank; ++k)
+      for (const LaunchCheck &c : p.launchChecks)
+        if (boundedBy(s.extents[k], c.extent))
+          aff.setCoordLimit(k, indexLimit(c.type));
+  }
+
+  /// True when extent expression `e` is at most `checked` whenever that is
+  /// positive: `checked` itself or max(checked, c) with a constant c <= 0
+  /// (program-space clamps an extent at 0).
+  bool boundedBy(unsigned e, unsigned checked) const {
+    if (e == checked)
+      return true;
+    const LaunchExpr &x = p.exprs[e];
+    if (x.kind != LaunchExpr::Kind::Max || x.operands.size() != 2)
+      return false;
+    for (unsigned i = 0; i < 2; ++i) {
+      const LaunchExpr &o = p.exprs[x.operands[1 - i]];
+      if (x.operands[i] == checked && o.kind == LaunchExpr::Kind::Const &&
+          o.value <= 0)
+        return true;
+    }
+    return false;
+  }
 
   /// A region op whose region index is instance coordinate P (with a valid
   /// slicing relation): its regions' `r` arguments are coordinate P and

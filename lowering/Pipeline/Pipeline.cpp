@@ -6,6 +6,7 @@
 #include "Construction/EmitPhysical.h"
 #include "Construction/Groups.h"
 #include "Construction/ProgramSpace.h"
+#include "Construction/Serialization.h"
 #include "Construction/Worksets.h"
 #include "KIR/Contract.h"
 #include "Physical/AtomicScope.h"
@@ -117,6 +118,8 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
                     program, true);
 
   result.remarks = s.remarks;
+  if (ok) // a rejected kernel loses nothing worth a warning
+    result.serializations = lostParallelism(s);
   result.errors = s.errors;
   if (ok)
     result.program = std::move(s.program);

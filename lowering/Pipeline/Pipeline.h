@@ -38,6 +38,9 @@ struct PipelineResult {
   std::unique_ptr<phys::Program> program;
   /// Per-kernel remarks: groups, segments, why work was serialized.
   std::vector<phys::Remark> remarks;
+  /// Parallelism the final program lost (Construction/Serialization.h):
+  /// the plugin reports each as a warning (-Wintent-serialization).
+  std::vector<construct::Serialization> serializations;
   /// User-facing errors (unsupported input) at source locations.
   std::vector<construct::Diag> errors;
   /// Internal errors: KIR or construction verifier failures.

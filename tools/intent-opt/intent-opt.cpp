@@ -136,6 +136,10 @@ int main(int argc, char **argv) {
     if (remarks)
       for (const phys::Remark &rm : r.remarks)
         diag(inputFile, rm.loc, "remark", "@" + k->name + ": " + rm.text);
+    if (remarks) // what the plugin reports as -Wintent-serialization
+      for (const construct::Serialization &f : r.serializations)
+        diag(inputFile, f.loc, "warning",
+             "@" + k->name + ": " + f.cause + ": " + f.fix);
     for (const construct::Diag &d : r.errors)
       diag(inputFile, d.loc, "error", d.message);
     for (const std::string &e : r.internalErrors)

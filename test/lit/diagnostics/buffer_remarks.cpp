@@ -38,3 +38,6 @@ using namespace intent;
 // expected-remark@12 {{cta-rows: not applied: the instance has top-level alloc (only pure code, loads, stores, reductions and parallel fors are distributed)}}
 // The widen pass declines the fused group of workspace() (it allocates a buffer):
 // expected-remark@12 {{widen: not applied: the program allocates buffer stage}}
+// Both serialized groups are also -Wintent-serialization warnings:
+// expected-warning@23 {{the parallel_for at 23:3 runs in a single instance: kernel-level buffer 'ones' (21:23) has a non-zero fill value}}
+// expected-warning@33 {{the read of bins(keys(i) & 3) may touch the element of the write of bins(keys(i) & 3) of another instance, so the parallel_for at 33:3 runs in a single instance: update the element with an atomic (intent::atomic_add), or index it by the parallel_for's index [-Wintent-serialization]}}
