@@ -161,7 +161,10 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     return fail(loc, msg::NotYetSupported, {n});
   }
   bool handled = false;
-  kir::Value *v = mathCall(e, fd, handled);
+  kir::Value *v = printCall(e, fd, handled);
+  if (handled)
+    return v;
+  v = mathCall(e, fd, handled);
   if (handled)
     return v;
   llvm::SmallVector<const Expr *, 4> args(e->arg_begin(), e->arg_end());

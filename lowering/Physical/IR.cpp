@@ -277,6 +277,8 @@ llvm::StringRef intent::phys::opcodeName(Opcode op) {
     return "atomic_cas";
   case Opcode::GridReduce:
     return "grid_reduce";
+  case Opcode::Print:
+    return "print";
   }
   llvm_unreachable("bad opcode");
 }
@@ -559,6 +561,12 @@ void intent::phys::walkMutable(Region &r, const std::function<void(Op &)> &fn) {
 
 bool intent::phys::isAtomic(Opcode op) {
   return op == Opcode::Atomic || op == Opcode::AtomicCas;
+}
+
+bool intent::phys::containsPrint(const Region &r) {
+  bool found = false;
+  walk(r, [&](const Op &op) { found |= op.opcode == Opcode::Print; });
+  return found;
 }
 
 //===----------------------------------------------------------------------===//
