@@ -65,8 +65,10 @@ kir::Value *KernelLowering::printCall(const CallExpr *e,
                                       const FunctionDecl *fd, bool &handled) {
   handled = false;
   const DeclContext *dc = fd->getDeclContext()->getRedeclContext();
-  if (!fd->getIdentifier() || fd->getName() != "printf" || fd->hasBody() ||
-      !(fd->isInStdNamespace() || dc->isTranslationUnit() || fd->isExternC()))
+  // The C library's printf (extern "C"; glibc's _FORTIFY_SOURCE wrapper has
+  // a body).
+  if (!fd->getIdentifier() || fd->getName() != "printf" || !fd->isExternC() ||
+      !(fd->isInStdNamespace() || dc->isTranslationUnit()))
     return nullptr;
   handled = true;
   SourceLocation loc = e->getExprLoc();
