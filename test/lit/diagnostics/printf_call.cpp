@@ -16,7 +16,7 @@ const char *const kFormat = "%d\n";
 
 [[intent::kernel]] void wrong_width(view<float, 1> y) {
   parallel_for(y.extent(0), [&](index i) {
-    // expected-error@+1 {{conversion '%d' of 'printf' takes int, but the argument has type 'index' (aka 'long'); use '%ld' or '%lld' for a 64-bit integer (or cast the argument to int)}}
+    // expected-error@+1 {{conversion '%d' of 'printf' takes int, but the argument has type 'index'; use '%ld' or '%lld' for a 64-bit integer (or cast the argument to int)}}
     printf("%d\n", i);
   });
 }
