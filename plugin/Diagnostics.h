@@ -166,9 +166,25 @@ inline constexpr const char *NoBody =
     "call to '%0' cannot be inlined into an Intent kernel because its body is "
     "not visible; define it in this translation unit or a header";
 inline constexpr const char *PrintCall =
-    "'%0' is not supported in an Intent kernel yet (kernels cannot print); "
-    "to debug, store the values in an output view and print them on the "
-    "host after the call";
+    "'%0' is not supported in an Intent kernel; print with 'printf' (or "
+    "'std::printf'), which writes to standard output (device printf on the "
+    "GPU)";
+inline constexpr const char *PrintFormatLiteral =
+    "the format of 'printf' in an Intent kernel must be a string literal";
+inline constexpr const char *PrintFormat =
+    "'printf' format not supported in an Intent kernel: %0";
+inline constexpr const char *PrintStringArg =
+    "conversion '%0' in an Intent kernel prints only a string literal "
+    "argument";
+inline constexpr const char *PrintArgType =
+    "conversion '%0' of 'printf' takes %1, but the argument has type %2%3";
+inline constexpr const char *PrintArgCount =
+    "the format of 'printf' has %0 conversion(s) but the call passes %1 "
+    "argument(s) after it";
+inline constexpr const char *PrintInCallback =
+    "'printf' inside %0 is not supported: it may run any number of times and "
+    "in any order; print from the parallel_for body or an emit/store "
+    "callback instead";
 inline constexpr const char *LibraryNoBody =
     "call to library function '%0' is not supported in an Intent kernel: its "
     "body is not visible, so it cannot be compiled into the kernel; use "

@@ -258,6 +258,9 @@ public:
   kir::Value *viewMember(const clang::CXXMemberCallExpr *e);
   kir::Value *mathCall(const clang::CallExpr *e, const clang::FunctionDecl *fd,
                        bool &handled);
+  /// printf / std::printf: a KIR `print` (LowerPrint.cpp); sets `handled`.
+  kir::Value *printCall(const clang::CallExpr *e, const clang::FunctionDecl *fd,
+                        bool &handled);
   kir::Value *parallelFor(const clang::CallExpr *e);
   /// Inlines `fd` (a definition) with `args` bound to its parameters.
   kir::Value *inlineCall(const clang::FunctionDecl *fd,

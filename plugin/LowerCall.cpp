@@ -161,7 +161,10 @@ kir::Value *KernelLowering::call(const CallExpr *e) {
     return fail(loc, msg::NotYetSupported, {n});
   }
   bool handled = false;
-  kir::Value *v = mathCall(e, fd, handled);
+  kir::Value *v = printCall(e, fd, handled);
+  if (handled)
+    return v;
+  v = mathCall(e, fd, handled);
   if (handled)
     return v;
   llvm::SmallVector<const Expr *, 4> args(e->arg_begin(), e->arg_end());
@@ -614,16 +617,16 @@ static std::string calleeName(const FunctionDecl *f) {
   return "'" + f->getQualifiedNameAsString() + "'";
 }
 
-/// printf and the C library's other console output functions (global or
-/// in namespace std).
+/// The C library's console output functions other than printf (global or
+/// in namespace std; printf itself is lowered by LowerPrint.cpp).
 static bool isPrintFunction(const FunctionDecl *fd) {
-  if (!fd->getIdentifier() ||
+  if (!fd->getIdentifier() || !fd->isExternC() ||
       !(fd->isInStdNamespace() ||
         fd->getDeclContext()->getRedeclContext()->isTranslationUnit()))
     return false;
   return llvm::StringSwitch<bool>(fd->getName())
-      .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", true)
-      .Cases("fputs", "putchar", "putc", "fputc", "perror", true)
+      .Cases("fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
+      .Cases("putchar", "putc", "fputc", "perror", true)
       .Default(false);
 }
 
@@ -633,11 +636,12 @@ const FunctionDecl *KernelLowering::inlinableDef(const FunctionDecl *fd,
                                                  QualType &rt) {
   if (fd->isNoReturn())
     return fail(callLoc, msg::NoReturn, {fd->getQualifiedNameAsString()});
+  // (Before the body test: glibc's _FORTIFY_SOURCE wrappers have bodies.)
+  if (isPrintFunction(fd))
+    return fail(callLoc, msg::PrintCall, {fd->getQualifiedNameAsString()});
   const FunctionDecl *def = nullptr;
   if (!fd->hasBody(def) || !def || !def->getBody()) {
     std::string name = fd->getQualifiedNameAsString();
-    if (isPrintFunction(fd))
-      return fail(callLoc, msg::PrintCall, {name});
     if (sm.isInSystemHeader(sm.getExpansionLoc(fd->getLocation())))
       return fail(callLoc, msg::LibraryNoBody, {name});
     return fail(callLoc, msg::NoBody, {name});

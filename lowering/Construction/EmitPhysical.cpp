@@ -47,6 +47,7 @@ std::optional<Opcode> sameNameOpcode(kir::Opcode k) {
   case kir::Opcode::Condition: return Opcode::Condition;
   case kir::Opcode::Break: return Opcode::Break;
   case kir::Opcode::Continue: return Opcode::Continue;
+  case kir::Opcode::Print: return Opcode::Print;
   default: return std::nullopt;
   }
 }

@@ -58,8 +58,8 @@ bool isReplicableOp(const ConstructionState &s, const Op &op) {
   for (const auto &r : op.regions)
     kir::walk(*r, [&](const Op &o) {
       if (o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor ||
-          kir::isAtomic(o.opcode))
-        ok = false;
+          kir::isAtomic(o.opcode) || o.opcode == Opcode::Print)
+        ok = false; // (a replicated print would print once per copy)
       else if (o.opcode == Opcode::Load && !isConstViewAccess(s, o.operands[0]))
         ok = false;
     });
@@ -195,7 +195,7 @@ const Op *flattenable(ConstructionState &s, const Op &outer,
 bool construct::hasEffectsOrParallel(const Op &op) {
   auto effect = [](const Op &o) {
     return o.opcode == Opcode::Store || o.opcode == Opcode::ParallelFor ||
-           kir::isAtomic(o.opcode);
+           kir::isAtomic(o.opcode) || o.opcode == Opcode::Print;
   };
   bool found = effect(op);
   for (const auto &r : op.regions)

@@ -33,7 +33,8 @@ namespace intent::construct {
 /// Fills s.replicable and s.units.
 void buildWorksets(ConstructionState &s);
 
-/// True when the op (and its regions) contain a store or a parallel_for.
+/// True when the op (and its regions) contain a store, an atomic, a print
+/// or a parallel_for.
 bool hasEffectsOrParallel(const kir::Op &op);
 
 } // namespace intent::construct

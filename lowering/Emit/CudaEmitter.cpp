@@ -652,6 +652,9 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   case Opcode::AtomicCas:
     emitAtomic(op);
     return;
+  case Opcode::Print:
+    emitPrint(op);
+    return;
   case Opcode::If:
     emitIf(op, pid);
     return;
@@ -1062,7 +1065,13 @@ void intent::emit::emitKernelsFile(
   ts << "#if defined(__GNUC__)\n"
         "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
         "#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n";
-  ts << "#include <cmath>\n#include <cstdint>\n\n";
+  ts << "#include <cmath>\n#include <cstdint>\n";
+  // printf: the device's on the GPU, the C library's in cpu mode.
+  if (llvm::any_of(programs, [](const phys::Program *p) {
+        return phys::containsPrint(*p->body);
+      }))
+    ts << "#include <cstdio>\n";
+  ts << "\n";
   for (const phys::Program *p : programs)
     emitProgram(ts, *p, opts);
   // After user-attributed code, point the compiler back at this file.

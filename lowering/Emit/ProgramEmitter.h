@@ -142,6 +142,7 @@ private:
   /// intent/runtime/atomics.hpp) with the op's scope and memory order as
   /// template arguments; the old value (and CAS success) become SSA values.
   void emitAtomic(const phys::Op &op);
+  void emitPrint(const phys::Op &op); // EmitPrint.cpp
   // --- Cooperative constructs (EmitGridReduce.cpp) ---------------------------
   /// grid_reduce: per-program partials, the CTA tree, the arrival counter in
   /// the invocation workspace, the last program's fold and the rest.

@@ -498,6 +498,13 @@ private:
         return fail(op, "unknown rng fn");
       set(op.result(), out);
       return true;
+    case Opcode::Print: {
+      std::vector<Scalar> as;
+      for (unsigned i = 0; i < op.operands.size(); ++i)
+        as.push_back(operand(i));
+      emitPrint(op.strAttr("format"), as);
+      return true;
+    }
     case Opcode::Extent:
     case Opcode::Stride: {
       const View v = env[op.operands[0]].v; // a copy: env may grow

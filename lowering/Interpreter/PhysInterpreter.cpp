@@ -658,6 +658,13 @@ private:
         return fail(op, "unknown rng fn");
       env[op.result()] = out;
       return true;
+    case Opcode::Print: {
+      std::vector<Scalar> as;
+      for (unsigned i = 0; i < op.operands.size(); ++i)
+        as.push_back(operand(i));
+      emitPrint(op.strAttr("format"), as);
+      return true;
+    }
     case Opcode::Extent:
     case Opcode::Stride: {
       const View &v = args[op.operands[0]->argNo].view;

@@ -2,9 +2,11 @@
 
 #include "Interpreter/Values.h"
 
+#include "KIR/Print.h"
 #include "intent/half.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 using namespace intent;
@@ -473,4 +475,39 @@ bool intent::interp::sameBits(const Scalar &a, const Scalar &b) {
     return std::memcmp(&x, &y, sizeof x) == 0;
   }
   return std::memcmp(&a.f, &b.f, sizeof a.f) == 0;
+}
+
+std::string intent::interp::formatPrint(llvm::StringRef format,
+                                        const std::vector<Scalar> &args) {
+  std::vector<kir::FormatPiece> pieces;
+  std::string error, out;
+  if (!kir::splitFormat(format, pieces, error))
+    return "<bad print format: " + error + ">";
+  unsigned next = 0;
+  for (const kir::FormatPiece &p : pieces) {
+    const Scalar *a = p.conv && next < args.size() ? &args[next++] : nullptr;
+    kir::Type t = kir::formatArgType(p);
+    // One conversion per piece, with the argument at its promoted C type.
+    auto piece = [&](char *buf, size_t size) {
+      const char *f = p.text.c_str();
+      if (a && t.isFloat())
+        return std::snprintf(buf, size, f, a->asDouble());
+      if (a && t.bitWidth() == 64)
+        return std::snprintf(buf, size, f, static_cast<long long>(a->i));
+      return std::snprintf(buf, size, f, a ? static_cast<int>(a->i) : 0);
+    };
+    int n = piece(nullptr, 0);
+    if (n <= 0)
+      continue;
+    std::string text(n + 1, '\0');
+    piece(text.data(), text.size());
+    out.append(text.data(), n);
+  }
+  return out;
+}
+
+void intent::interp::emitPrint(llvm::StringRef format,
+                               const std::vector<Scalar> &args) {
+  std::string s = formatPrint(format, args);
+  std::fwrite(s.data(), 1, s.size(), stdout);
 }

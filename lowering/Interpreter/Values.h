@@ -105,6 +105,12 @@ bool evalAtomic(llvm::StringRef kind, const Scalar &old, const Scalar &v,
 /// compare-and-swap compares: -0.0 differs from +0.0, equal NaN bits match).
 bool sameBits(const Scalar &a, const Scalar &b);
 
+/// The text printf(format, args...) prints for a `print` op whose operands
+/// have the values `args` (the format was checked by the verifier).
+std::string formatPrint(llvm::StringRef format, const std::vector<Scalar> &args);
+/// Writes formatPrint's text to stdout (what a kernel's printf does).
+void emitPrint(llvm::StringRef format, const std::vector<Scalar> &args);
+
 } // namespace intent::interp
 
 #endif // INTENT_INTERPRETER_VALUES_H

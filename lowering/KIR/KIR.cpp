@@ -207,6 +207,8 @@ llvm::StringRef intent::kir::opcodeName(Opcode op) {
     return "alloc";
   case Opcode::Contract:
     return "contract";
+  case Opcode::Print:
+    return "print";
   }
   llvm_unreachable("bad opcode");
 }

@@ -196,10 +196,12 @@ enum class Opcode : uint8_t {
   Alloc, ///< () attrs size, init ("value" | "first_write"), value -> view<T, 1>
   // Contractions (intent::matmul).
   Contract, ///< (C, A, B) attrs acc (scalar kind name), batched
+  // Console output (printf in a kernel).
+  Print, ///< (arg...) attr format: printf(format, arg...)
 };
 
 /// The last opcode (for iterating over all of them).
-inline constexpr Opcode LastOpcode = Opcode::Contract;
+inline constexpr Opcode LastOpcode = Opcode::Print;
 
 // Op reference (the full list with textual forms is docs/kir.md):
 //
@@ -311,6 +313,16 @@ inline constexpr Opcode LastOpcode = Opcode::Contract;
 //   f16 / bf16 and T otherwise. No result. Construction expands it
 //   (KIR/ExpandContract.h) into a parallel_for over the batch and free axes
 //   with an ordered (reassociate = false) reduce over k inside.
+//
+// Console output:
+// - `print %a0.. {format = "..."}`: C printf(format, a0, ...). Every operand
+//   is a scalar that is not bool; the front end has converted each argument
+//   as C varargs promote it (float -> f64, narrow integers -> i32) and
+//   checked the format's conversions against the operands (KIR/Print.h).
+//   No result. An effect on the console only: it orders nothing and
+//   serializes nothing; the order of lines printed by different instances
+//   of a parallel_for is unspecified (as with CUDA's device printf).
+//   Not allowed in value/combine callbacks.
 llvm::StringRef opcodeName(Opcode op);
 bool isTerminator(Opcode op);
 /// Ops without memory or control effects: scalar arithmetic, constants,

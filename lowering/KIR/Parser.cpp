@@ -20,6 +20,7 @@
 #include "KIR/Parser.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
@@ -80,8 +81,25 @@ public:
       } else if (c == '"') {
         advance();
         t.kind = Tok::String;
-        while (pos < text.size() && text[pos] != '"' && text[pos] != '\n')
-          t.text += advance();
+        while (pos < text.size() && text[pos] != '"' && text[pos] != '\n') {
+          char ch = advance();
+          if (ch != '\\' || pos >= text.size()) {
+            t.text += ch;
+            continue;
+          }
+          // The printer's escapes: \\, \", \n, \t and \XX (two hex digits).
+          char e = advance();
+          if (e == 'n')
+            t.text += '\n';
+          else if (e == 't')
+            t.text += '\t';
+          else if (llvm::isHexDigit(e) && pos < text.size() &&
+                   llvm::isHexDigit(text[pos]))
+            t.text += static_cast<char>(llvm::hexDigitValue(e) * 16 +
+                                        llvm::hexDigitValue(advance()));
+          else
+            t.text += e;
+        }
         if (pos >= text.size() || text[pos] != '"')
           return fail(t, bad);
         advance();

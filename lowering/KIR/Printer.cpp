@@ -20,6 +20,7 @@
 
 #include "KIR/KIR.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -168,8 +169,23 @@ void intent::kir::printAttr(llvm::raw_ostream &os, const AttrValue &v) {
     printFloat(os, *d);
   else if (const auto *b = std::get_if<bool>(&v))
     os << (*b ? "true" : "false");
-  else
-    os << '"' << std::get<std::string>(v) << '"';
+  else {
+    // Escapes as the parser reads them back: \\, \", \n, \t, \XX (hex).
+    os << '"';
+    for (unsigned char c : std::get<std::string>(v)) {
+      if (c == '\\' || c == '"')
+        os << '\\' << c;
+      else if (c == '\n')
+        os << "\\n";
+      else if (c == '\t')
+        os << "\\t";
+      else if (c < 0x20 || c >= 0x7f)
+        os << '\\' << llvm::hexdigit(c >> 4) << llvm::hexdigit(c & 15);
+      else
+        os << c;
+    }
+    os << '"';
+  }
 }
 
 void intent::kir::printKernel(llvm::raw_ostream &os, const Kernel &k,

@@ -12,6 +12,7 @@
 
 #include "KIR/KIR.h"
 #include "KIR/Atomic.h"
+#include "KIR/Print.h"
 #include "KIR/Contract.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -307,7 +308,44 @@ private:
       if (std::string why = checkContract(op); !why.empty())
         error(&op, why);
       break;
+    case Opcode::Print:
+      verifyPrint(op);
+      break;
     }
+  }
+
+  /// `print`: a format whose conversions take the operands, in order, as
+  /// promoted varargs (KIR/Print.h); no result.
+  void verifyPrint(const Op &op) {
+    if (!op.results.empty() || !op.regions.empty())
+      error(&op, "print has no results and no regions");
+    const AttrValue *f = op.attr("format");
+    if (!f || !std::holds_alternative<std::string>(*f)) {
+      error(&op, "print needs a string attribute 'format'");
+      return;
+    }
+    std::vector<FormatPiece> pieces;
+    std::string why;
+    if (!splitFormat(std::get<std::string>(*f), pieces, why)) {
+      error(&op, "print format: " + why);
+      return;
+    }
+    unsigned next = 0;
+    for (const FormatPiece &p : pieces) {
+      if (!p.conv)
+        continue;
+      if (next >= op.operands.size()) {
+        error(&op, "print format has more conversions than operands");
+        return;
+      }
+      const Type &t = op.operands[next++]->type;
+      if (!formatArgFits(p, t))
+        error(&op, "print operand " + std::to_string(next - 1) + " of type " +
+                       typeToString(t) + " does not fit conversion '" +
+                       p.text.substr(p.text.rfind('%')) + "'");
+    }
+    if (next != op.operands.size())
+      error(&op, "print has more operands than the format's conversions");
   }
 
   /// `alloc`: no operands, one rank-1 mutable view result, a positive size
@@ -376,6 +414,8 @@ private:
         error(&op, what + " region stores to a view");
       if (pure && isAtomic(inner.opcode))
         error(&op, what + " region updates a view atomically");
+      if (pure && inner.opcode == Opcode::Print)
+        error(&op, what + " region prints");
     });
   }
 

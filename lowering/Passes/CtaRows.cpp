@@ -69,6 +69,10 @@ std::string rejection(const Program &p, Op *&segOp) {
   });
   if (!segOp)
     return "no segment op";
+  // A print runs once per instance: the instance's code is not spread over
+  // threads (nor over programs) when it prints.
+  if (containsPrint(*segOp->regions[0]))
+    return "the instance prints";
   unsigned reductions = 0;
   for (const auto &op : segOp->regions[0]->block.ops) {
     switch (op->opcode) {

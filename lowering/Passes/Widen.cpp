@@ -48,6 +48,10 @@ std::string rejection(const Program &p, Op *&segOp) {
   });
   if (!segOp)
     return "no segment op";
+  // A print runs once per instance: the instance's code is not spread over
+  // threads (nor over programs) when it prints.
+  if (containsPrint(*segOp->regions[0]))
+    return "the instance prints";
   std::string why = pointwiseProblem(p, *segOp);
   if (!why.empty())
     return why;

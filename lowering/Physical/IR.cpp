@@ -277,6 +277,8 @@ llvm::StringRef intent::phys::opcodeName(Opcode op) {
     return "atomic_cas";
   case Opcode::GridReduce:
     return "grid_reduce";
+  case Opcode::Print:
+    return "print";
   }
   llvm_unreachable("bad opcode");
 }
@@ -567,6 +569,12 @@ int64_t intent::phys::indexLimit(ScalarKind type) {
   if (bits >= 63)
     return INT64_MAX;
   return int64_t(1) << bits;
+}
+
+bool intent::phys::containsPrint(const Region &r) {
+  bool found = false;
+  walk(r, [&](const Op &op) { found |= op.opcode == Opcode::Print; });
+  return found;
 }
 
 //===----------------------------------------------------------------------===//

@@ -364,10 +364,17 @@ enum class Opcode : uint8_t {
   /// them); the ops before it run in every program, the ops after it only in
   /// the last arriving one (docs/passes.md).
   GridReduce,
+  /// (arg...) attr format: printf(format, arg...), as KIR's `print`
+  /// (KIR/Print.h). An effect on the console only; passes that distribute
+  /// an instance's top-level code (cta-rows, grid-reduce before the
+  /// reduction, widen) do not apply to an instance that prints there.
+  Print,
 };
 llvm::StringRef opcodeName(Opcode op);
 /// atomic and atomic_cas.
 bool isAtomic(Opcode op);
+/// Whether a `print` op is anywhere in the region tree.
+bool containsPrint(const Region &r);
 bool isTerminator(Opcode op);
 /// Ops without memory or control effects (safe to recompute).
 bool isPure(Opcode op);

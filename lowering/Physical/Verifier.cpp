@@ -9,6 +9,8 @@
 
 #include "Physical/Verifier.h"
 
+#include "KIR/Print.h"
+
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -487,6 +489,27 @@ private:
           op.result()->type != Type::scalar(fn == "u32" ? ScalarKind::U32
                                                         : ScalarKind::F32))
         opError("types", op, "result is u32 for fn \"u32\", f32 otherwise");
+      break;
+    }
+    case Opcode::Print: {
+      operandsScalar();
+      if (!op.results.empty())
+        opError("types", op, "has no results");
+      std::vector<kir::FormatPiece> pieces;
+      std::string why;
+      if (!kir::splitFormat(op.strAttr("format"), pieces, why)) {
+        opError("attrs", op, "bad `format`: " + why);
+        break;
+      }
+      unsigned next = 0;
+      for (const kir::FormatPiece &piece : pieces)
+        if (piece.conv && (next >= op.operands.size() ||
+                           !kir::formatArgFits(
+                               piece, kir::Type::scalar(
+                                          op.operands[next++]->type.elem))))
+          opError("types", op, "operands do not match the format");
+      if (next != op.operands.size())
+        opError("types", op, "operands do not match the format");
       break;
     }
     case Opcode::Extent:
