@@ -36,6 +36,6 @@ void host(view<long long, 1> y, view<const unsigned long long, 2> x,
 // TU-NEXT: __intent_call_int_spellings_call_fill(u, 7ull);
 
 // CU-LABEL: void __intent_launch_int_spellings_call_count(intent::view<long long, 1> y, intent::view<const unsigned long long, 2> x, intent::view<char, 1> c, int64_t a) {
-// CU: __intent_args{::intent::detail::view_as<int64_t>(y), ::intent::detail::view_as<const uint64_t>(x), ::intent::detail::view_as<int8_t>(c), a, nullptr};
+// CU: __intent_args{::intent::detail::view_as<int64_t>(y), ::intent::detail::view_as<const uint64_t>(x), ::intent::detail::view_as<int8_t>(c), a, nullptr, nullptr};
 // CU-LABEL: void __intent_launch_int_spellings_call_fill{{.*}}(intent::view<unsigned long long, 1> y, uint64_t v) {
-// CU: __intent_args{::intent::detail::view_as<uint64_t>(y), v, nullptr};
+// CU: __intent_args{::intent::detail::view_as<uint64_t>(y), v, nullptr, nullptr};
