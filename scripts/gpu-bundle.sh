@@ -10,10 +10,21 @@ out="${1:?usage: scripts/gpu-bundle.sh DIR}"
 "$root/scripts/setup.sh"
 mkdir -p "$out/bin" "$out/generated"
 progs=()
-for src in "$root"/examples/*.cpp "$root"/test/exec/*.cpp; do
+# Programs as test/exec/run.sh finds them: single files, and folders whose
+# main.cpp is built with the folder's other sources; a "// INTENTC-FLAGS:"
+# line adds driver flags.
+for src in "$root"/examples/*.cpp "$root"/test/exec/*.cpp "$root"/test/exec/*/main.cpp; do
   [ -f "$src" ] || continue
-  name="$(basename "$src" .cpp)"
-  "$build/tools/intentc" -O2 --keep-dir "$out/generated/$name" "$src" -o "$out/bin/$name"
+  if [ "$(basename "$src")" = main.cpp ] && [ "$(dirname "$src")" != "$root/examples" ]; then
+    name="$(basename "$(dirname "$src")")"
+    srcs=("$(dirname "$src")"/*.cpp)
+  else
+    name="$(basename "$src" .cpp)"
+    srcs=("$src")
+  fi
+  read -r -a flags <<<"$(sed -n 's|^// INTENTC-FLAGS:||p' "$src" | head -1)"
+  echo "[${#progs[@]}] $name"
+  "$build/tools/intentc" -O2 "${flags[@]}" --keep-dir "$out/generated/$name" "${srcs[@]}" -o "$out/bin/$name"
   progs+=("$name")
 done
 cat >"$out/run-gpu.sh" <<'EOS'
