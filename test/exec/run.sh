@@ -217,7 +217,7 @@ run_program() {
   # Phase 1 + 2 + link; the generated files stay in $gen. A line
   # "// INTENTC-FLAGS: <flags>" in the program adds driver flags.
   local built=1 flags=()
-  read -r -a flags <<<"$(sed -n 's|^// INTENTC-FLAGS:||p' "$src" | head -1)"
+  read -r -a flags <<<"$(sed -n 's|^// INTENTC-FLAGS:||p' "${srcs[@]}" | head -1)"
   if ! "$intentc" -O2 "${flags[@]}" --keep-dir "$gen" "${srcs[@]}" -o "$bin" >"$dir/build.log" 2>&1; then
     built=0
   fi
