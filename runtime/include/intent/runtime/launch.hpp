@@ -145,6 +145,28 @@ void runFiber(const void *ArgsPtr, index Total) {
     Program(Id, A);
 }
 
+/// The request that both `launch` overloads issue for Program.
+template <auto Program, class Args>
+LaunchRequest programRequest(const kernel_info &Info,
+                             const launch_config &Config, Args &A,
+                             void (*Kernel)(Args, index)) {
+  static_assert(std::is_trivially_copyable<Args>::value,
+                "kernel arguments are copied to the device byte for byte");
+  static_assert(std::is_same<decltype(A.workspace), void *>::value,
+                "the Args struct needs a member `void *workspace`");
+  LaunchRequest Request{
+      &Info,
+      Config,
+      &A,
+      &A.workspace,
+      reinterpret_cast<const void *>(Kernel),
+      &runPrograms<Args, Program>,
+      Config.scope == exec_scope::warp
+          ? &runFiber<Args, Program, exec_scope::warp>
+          : &runFiber<Args, Program, exec_scope::cta>};
+  bindCheck(Request, A);
+  return Request;
+}
 } // namespace detail
 
 /// Launches one kernel call: every program id in [0, Config.total) runs
@@ -158,22 +180,7 @@ void runFiber(const void *ArgsPtr, index Total) {
 template <auto Program, class Args>
 void launch(const kernel_info &Info, const launch_config &Config, Args &A,
             void (*Kernel)(Args, index)) {
-  static_assert(std::is_trivially_copyable<Args>::value,
-                "kernel arguments are copied to the device byte for byte");
-  static_assert(std::is_same<decltype(A.workspace), void *>::value,
-                "the Args struct needs a member `void *workspace`");
-  detail::LaunchRequest Request{
-      &Info,
-      Config,
-      &A,
-      &A.workspace,
-      reinterpret_cast<const void *>(Kernel),
-      &detail::runPrograms<Args, Program>,
-      Config.scope == exec_scope::warp
-          ? &detail::runFiber<Args, Program, exec_scope::warp>
-          : &detail::runFiber<Args, Program, exec_scope::cta>};
-  detail::bindCheck(Request, A);
-  detail::launch(Request);
+  detail::launch(detail::programRequest<Program>(Info, Config, A, Kernel));
 }
 
 /// As above, for a kernel of exec scope cta that also has a host serial
@@ -185,22 +192,9 @@ void launch(const kernel_info &Info, const launch_config &Config, Args &A,
 template <auto Program, auto HostProgram, class Args>
 void launch(const kernel_info &Info, const launch_config &Config, Args &A,
             void (*Kernel)(Args, index)) {
-  static_assert(std::is_trivially_copyable<Args>::value,
-                "kernel arguments are copied to the device byte for byte");
-  static_assert(std::is_same<decltype(A.workspace), void *>::value,
-                "the Args struct needs a member `void *workspace`");
-  detail::LaunchRequest Request{
-      &Info,
-      Config,
-      &A,
-      &A.workspace,
-      reinterpret_cast<const void *>(Kernel),
-      &detail::runPrograms<Args, Program>,
-      Config.scope == exec_scope::warp
-          ? &detail::runFiber<Args, Program, exec_scope::warp>
-          : &detail::runFiber<Args, Program, exec_scope::cta>,
-      &detail::runPrograms<Args, HostProgram>};
-  detail::bindCheck(Request, A);
+  detail::LaunchRequest Request =
+      detail::programRequest<Program>(Info, Config, A, Kernel);
+  Request.SerialEntry = &detail::runPrograms<Args, HostProgram>;
   detail::launch(Request);
 }
 
