@@ -51,6 +51,62 @@ bool isKernelDecl(const FunctionDecl *fd) {
   return false;
 }
 
+/// True for a member of intent::view or intent::buffer named Name (an
+/// operator when Op is set).
+bool isContainerMember(const CXXMethodDecl *md) {
+  if (!md)
+    return false;
+  const CXXRecordDecl *rd = md->getParent();
+  if (!rd || (rd->getName() != "view" && rd->getName() != "buffer"))
+    return false;
+  const auto *ns = dyn_cast<NamespaceDecl>(rd->getDeclContext());
+  return ns && ns->getName() == "intent" &&
+         isa<TranslationUnitDecl>(ns->getDeclContext());
+}
+
+/// Reference mode's access sites (issue 15 item 6): every view or buffer
+/// element access, `row` and `slice` in a kernel body, as a token range in
+/// the main file with the name of the container when it is a variable.
+class AccessSites : public RecursiveASTVisitor<AccessSites> {
+public:
+  struct Site {
+    SourceLocation begin, end;
+    unsigned line;
+    std::string object;
+  };
+  AccessSites(const SourceManager &sm) : sm(sm) {}
+  std::vector<Site> sites;
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *e) {
+    OverloadedOperatorKind k = e->getOperator();
+    if ((k == OO_Call || k == OO_Subscript) && e->getNumArgs() > 0 &&
+        isContainerMember(dyn_cast_or_null<CXXMethodDecl>(e->getCalleeDecl())))
+      add(e, e->getArg(0));
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *e) {
+    const CXXMethodDecl *md = e->getMethodDecl();
+    if (isContainerMember(md) && md->getIdentifier() &&
+        (md->getName() == "row" || md->getName() == "slice"))
+      add(e, e->getImplicitObjectArgument());
+    return true;
+  }
+
+private:
+  const SourceManager &sm;
+  void add(const Expr *e, const Expr *object) {
+    SourceLocation b = e->getBeginLoc(), end = e->getEndLoc();
+    if (b.isInvalid() || end.isInvalid() || b.isMacroID() || end.isMacroID() ||
+        !sm.isWrittenInMainFile(b) || !sm.isWrittenInMainFile(end))
+      return;
+    std::string name;
+    if (object)
+      if (const auto *dr = dyn_cast<DeclRefExpr>(object->IgnoreImpCasts()))
+        name = dr->getDecl()->getNameAsString();
+    sites.push_back({b, end, sm.getSpellingLineNumber(b), name});
+  }
+};
+
 /// A C identifier from the main file's stem, e.g. "my-app" -> "my_app".
 std::string identifierFrom(llvm::StringRef s) {
   std::string out;
@@ -213,8 +269,25 @@ private:
       std::string launch =
           " if (::intent::rt::mode() != ::intent::rt::device_mode::reference) "
           "{ ";
+      // Reference mode names the kernel and, through a wrapper around each
+      // access, the line and view of a failing index check (core.hpp).
       std::string reference =
-          " return; } ::intent::rt::note_reference_call();";
+          " return; } ::intent::rt::note_reference_call(); "
+          "::intent::detail::reference_kernel __intent_reference(\"" +
+          def->getNameAsString() + "\", __FILE__);";
+      {
+        const FunctionDecl *inst = specs[def].front()->decl;
+        AccessSites finder(sm);
+        finder.TraverseStmt(const_cast<Stmt *>(inst->getBody()));
+        for (const AccessSites::Site &site : finder.sites) {
+          before[sm.getFileOffset(site.begin)] +=
+              "(::intent::detail::reference_access(" +
+              std::to_string(site.line) + ", " +
+              (site.object.empty() ? "nullptr" : "\"" + site.object + "\"") +
+              "), ";
+          after[sm.getFileOffset(site.end)] += ")";
+        }
+      }
       if (!tmpl) {
         const CompiledKernel &k = *specs[def].front();
         std::string decl = launcherDecl(k);
@@ -262,11 +335,14 @@ private:
                             argNames(*k->program) + "); } };";
       }
     }
+    // Text after a token comes before text before the next token where the
+    // two meet (`{v[i]`: the prologue, then the access wrapper).
     FileID main = sm.getMainFileID();
-    for (const auto &[offset, text] : before)
-      rewriter.InsertTextBefore(sm.getComposedLoc(main, offset), text);
     for (const auto &[offset, text] : after)
       rewriter.InsertTextAfterToken(sm.getComposedLoc(main, offset), text);
+    for (const auto &[offset, text] : before)
+      rewriter.InsertText(sm.getComposedLoc(main, offset), text,
+                          /*InsertAfter=*/true);
   }
 
   static std::string argNames(const phys::Program &p) {

@@ -32,12 +32,12 @@ public:
 
   /// Element I, 0 <= I < N.
   INTENT_HD T &operator[](index I) {
-    INTENT_ASSERT(I >= 0 && I < N, "intent::buffer index out of bounds");
+    INTENT_CHECK_INDEX(I, N, 0, "intent::buffer index out of bounds");
     return Elements[I];
   }
   /// Element I, 0 <= I < N.
   INTENT_HD const T &operator[](index I) const {
-    INTENT_ASSERT(I >= 0 && I < N, "intent::buffer index out of bounds");
+    INTENT_CHECK_INDEX(I, N, 0, "intent::buffer index out of bounds");
     return Elements[I];
   }
 

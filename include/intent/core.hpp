@@ -12,6 +12,8 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <type_traits>
 
 /// Marks a function callable from both host and CUDA device code. Only the
@@ -52,6 +54,73 @@ struct range {
 };
 
 namespace detail {
+
+#if !defined(__CUDA_ARCH__)
+/// Reference mode's view of where the serial body is: the kernel running
+/// (set by the prologue the plugin inserts into each kernel definition) and
+/// the user's line and view of the access about to happen (set by the
+/// plugin's wrapper around each view access in a kernel body). Read only
+/// when an index check fails.
+struct reference_site {
+  const char *kernel = nullptr;
+  const char *file = nullptr;
+  int line = 0;
+  const char *view = nullptr;
+};
+inline reference_site &reference_context() {
+  static thread_local reference_site Site;
+  return Site;
+}
+/// Records the line and view of the next access (kernel bodies only).
+inline void reference_access(int Line, const char *View) {
+  reference_context().line = Line;
+  reference_context().view = View;
+}
+/// Names the kernel while its serial body runs; restores the outer one.
+class reference_kernel {
+public:
+  reference_kernel(const char *Kernel, const char *File)
+      : Saved(reference_context()) {
+    reference_context() = reference_site{Kernel, File, 0, nullptr};
+  }
+  ~reference_kernel() { reference_context() = Saved; }
+  reference_kernel(const reference_kernel &) = delete;
+  reference_kernel &operator=(const reference_kernel &) = delete;
+
+private:
+  reference_site Saved;
+};
+/// A failed view index check on the host: names the kernel, the user's
+/// file:line, the view, the index and the extent when known, then aborts.
+[[noreturn]] inline void index_failure(const char *What, std::int64_t I,
+                                       std::int64_t Extent, int Dim) {
+  const reference_site &S = reference_context();
+  std::fprintf(stderr, "intent: %s: index %lld along dimension %d, whose "
+                       "extent is %lld",
+               What, static_cast<long long>(I), Dim,
+               static_cast<long long>(Extent));
+  if (S.view)
+    std::fprintf(stderr, ", of view '%s'", S.view);
+  if (S.kernel)
+    std::fprintf(stderr, ", in kernel '%s'", S.kernel);
+  if (S.file && S.line)
+    std::fprintf(stderr, " at %s:%d", S.file, S.line);
+  std::fprintf(stderr, "\n");
+  std::fflush(stderr);
+  std::abort();
+}
+#endif
+
+/// Checks 0 <= I < Extent in host code (not under NDEBUG, not in device
+/// code) and reports a failure through index_failure.
+#if defined(__CUDA_ARCH__) || defined(NDEBUG)
+#define INTENT_CHECK_INDEX(I, Extent, Dim, What) ((void)0)
+#else
+#define INTENT_CHECK_INDEX(I, Extent, Dim, What)                              \
+  ((I) >= 0 && (I) < (Extent)                                                 \
+       ? (void)0                                                               \
+       : ::intent::detail::index_failure(What, (I), (Extent), (Dim)))
+#endif
 
 /// The largest value of T: +inf for floating point, the maximum otherwise.
 template <class T> INTENT_HD constexpr T highest() {

@@ -137,8 +137,8 @@ public:
     const index Coords[Dims] = {static_cast<index>(I)...};
     index Offset = 0;
     for (int D = 0; D < R; ++D) {
-      INTENT_ASSERT(Coords[D] >= 0 && Coords[D] < Extents[D],
-                    "intent::view index out of bounds");
+      INTENT_CHECK_INDEX(Coords[D], Extents[D], D,
+                         "intent::view index out of bounds");
       Offset += Coords[D] * Strides[D];
     }
     return Data[Offset];
@@ -147,7 +147,7 @@ public:
   /// The element at I of a rank-1 view: data()[I * stride(0)].
   INTENT_HD T &operator[](index I) const {
     static_assert(R == 1, "view::operator[] needs rank 1; use v(i, j, ...)");
-    INTENT_ASSERT(I >= 0 && I < Extents[0], "intent::view index out of bounds");
+    INTENT_CHECK_INDEX(I, Extents[0], 0, "intent::view index out of bounds");
     return Data[I * Strides[0]];
   }
 
@@ -169,7 +169,7 @@ public:
   /// row(I)(j, ...) is (*this)(I, j, ...).
   template <int RR = R> INTENT_HD view<T, RR - 1> row(index I) const {
     static_assert(RR == R && R >= 2, "view::row needs rank >= 2");
-    INTENT_ASSERT(I >= 0 && I < Extents[0], "view::row index out of bounds");
+    INTENT_CHECK_INDEX(I, Extents[0], 0, "view::row index out of bounds");
     view<T, R - 1> Result;
     Result.Data = Data + I * Strides[0];
     for (int D = 1; D < R; ++D) {

@@ -310,8 +310,9 @@ void ProgramEmitter::emitProgramFunction() {
   } else {
     os << "/// One program instance of " << p.name << " (exec scope "
        << execScopeName(p.scope) << ").\n";
-    if (p.regMaxK) // cta-rows: RK row elements per thread in registers
-      os << "template <int RK>\n";
+    // CK: the bounds-checked variant (INTENT_CHECK=bounds); RK (cta-rows):
+    // RK row elements per thread in registers.
+    os << "template <" << (p.regMaxK ? "int RK, " : "") << "bool CK>\n";
     os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
        << "_args &a) {\n";
   }
@@ -410,7 +411,11 @@ std::string ProgramEmitter::boundsCondition(const Op &op) {
   for (unsigned i = 0; i < p.params.size(); ++i)
     if (p.param(i) == mem)
       param = static_cast<int>(i);
-  std::string s = "(a.check == nullptr || (";
+  // The device kernel comes in two variants (emitGlobal): CK false, with no
+  // check code at all, and CK true, launched when INTENT_CHECK=bounds. The
+  // host forms test a.check at run time.
+  std::string s = hostSerial ? "(a.check == nullptr || ("
+                             : "(!CK || a.check == nullptr || (";
   for (unsigned d = 0; d < coords.size(); ++d)
     s += std::string(d ? " && " : "") + "::intent::rt::check_index(a.check, " +
          name(coords[d]) + ", " + name(mem) + ".extent(" + std::to_string(d) +
@@ -844,32 +849,35 @@ void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
 }
 
 void ProgramEmitter::emitGlobal() {
+  // Every __global__ is a template on CK, whether its accesses check bounds
+  // (INTENT_CHECK=bounds): the launcher passes both variants and the runtime
+  // picks one, so the normal kernel carries no check code.
   if (p.scope == ExecScope::CTA) {
     // One program per CTA; the loop condition is uniform over the CTA, so
     // the program's barriers are legal (docs/runtime.md).
     const char *s = "::intent::rt::exec_scope::cta";
     // cta-rows register rows: one __global__ per variant RK, so each gets
     // its own register allocation.
-    if (p.regMaxK)
-      os << "template <int RK>\n";
+    os << "template <" << (p.regMaxK ? "int RK, " : "") << "bool CK>\n";
     os << "__global__ void __launch_bounds__("
        << (p.regMaxK ? rowRegBound() : std::to_string(p.ctaThreads)) << ") "
        << m << "_kernel(" << m << "_args a, int64_t total) {\n"
        << "  for (int64_t pid = ::intent::rt::program_begin<" << s
        << ">(); pid < total; pid += ::intent::rt::program_stride<" << s
        << ">())\n"
-       << "    " << m << "_program" << (p.regMaxK ? "<RK>" : "")
+       << "    " << m << "_program" << (p.regMaxK ? "<RK, CK>" : "<CK>")
        << "(pid, a);\n"
        << "}\n\n";
     return;
   }
+  os << "template <bool CK>\n";
   os << "__global__ void " << m << "_kernel(" << m
      << "_args a, int64_t total) {\n"
      << "  const int64_t stride = static_cast<int64_t>(gridDim.x) * "
         "blockDim.x;\n"
      << "  for (int64_t pid = static_cast<int64_t>(blockIdx.x) * blockDim.x "
         "+ threadIdx.x; pid < total; pid += stride)\n"
-     << "    " << m << "_program(pid, a);\n"
+     << "    " << m << "_program<CK>(pid, a);\n"
      << "}\n\n";
 }
 
@@ -967,16 +975,18 @@ void ProgramEmitter::emitWrapper() {
     os << "  switch (__intent_rk) {\n";
     for (int k = 4; k <= p.regMaxK; k *= 2)
       os << "  case " << k << ": intent::rt::launch<" << m << "_program<" << k
-         << ">" << host << ">(__intent_info, __intent_config, __intent_args, "
-         << m << "_kernel<" << k << ">); break;\n";
-    os << "  default: intent::rt::launch<" << m << "_program<0>" << host
+         << ", true>" << host << ">(__intent_info, __intent_config, "
+         << "__intent_args, " << m << "_kernel<" << k << ", false>, " << m
+         << "_kernel<" << k << ", true>); break;\n";
+    os << "  default: intent::rt::launch<" << m << "_program<0, true>" << host
        << ">(__intent_info, __intent_config, __intent_args, " << m
-       << "_kernel<0>); break;\n  }\n}\n\n";
+       << "_kernel<0, false>, " << m << "_kernel<0, true>); break;\n  }\n}\n\n";
     return;
   }
-  os << "  intent::rt::launch<" << m << "_program" << host
+  // The host entries use the checked program (a.check tested at run time).
+  os << "  intent::rt::launch<" << m << "_program<true>" << host
      << ">(__intent_info, __intent_config, __intent_args, " << m
-     << "_kernel);\n";
+     << "_kernel<false>, " << m << "_kernel<true>);\n";
   os << "}\n\n";
 }
 

@@ -38,17 +38,24 @@ void ProgramEmitter::emitAtomic(const Op &op) {
     call += ", " + name(op.operands[2]);
   call += ")";
   std::string elem = emit::cxxType(op.result(0)->type);
-  const Value *g = op.guard();
+  // Skipped when its guard is false or (INTENT_CHECK=bounds) its element
+  // lies outside the view.
+  std::string cond;
+  if (const Value *g = op.guard())
+    cond = name(g);
+  std::string inBounds = boundsCondition(op);
+  if (!inBounds.empty())
+    cond = cond.empty() ? inBounds : "(" + cond + " && " + inBounds + ")";
   if (!cas) {
-    declare(op.result(), g ? name(g) + " ? " + call + " : " + elem + "{}"
-                           : call);
+    declare(op.result(),
+            cond.empty() ? call : cond + " ? " + call + " : " + elem + "{}");
     return;
   }
   std::string tmp = "c" + std::to_string(op.id);
   indent();
   os << "const ::intent::cas_result<" << elem << "> " << tmp << " = ";
-  if (g)
-    os << name(g) << " ? " << call << " : ::intent::cas_result<" << elem
+  if (!cond.empty())
+    os << cond << " ? " << call << " : ::intent::cas_result<" << elem
        << ">{" << elem << "{}, false}";
   else
     os << call;

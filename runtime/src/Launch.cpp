@@ -106,7 +106,13 @@ void launch(const LaunchRequest &Request) {
     // the kernel ends the CUDA context anyway.
     if (KeptZero)
       markKeptZeroDirty();
-    cudaLaunch(Request, Config.total);
+    if (Bounds && Request.CheckedDeviceEntry) {
+      LaunchRequest Checked = Request;
+      Checked.DeviceEntry = Request.CheckedDeviceEntry;
+      cudaLaunch(Checked, Config.total);
+    } else {
+      cudaLaunch(Request, Config.total);
+    }
     if (KeptZero)
       clearKeptZeroDirty();
     if (Bounds) {

@@ -3,14 +3,20 @@
 // program sets INTENT_CHECK=bounds itself, before the runtime reads its
 // settings): in cpu and gpu mode the call must throw intent::rt::error
 // naming the kernel, the file:line of the access, the view, the index and
-// the extent; then an in-bounds kernel runs correctly with checks on. In
-// reference mode the serial bodies run (the out-of-bounds one is skipped:
-// there the header's assertion stops the program).
+// the extent; so must an out-of-bounds atomic. Then in-bounds kernels run
+// correctly with checks on. In reference mode the out-of-bounds call runs in
+// a child process, which the header's index check must stop with a message
+// naming the kernel, the file:line, the view, the index and the extent.
 //
 //   intentc test/exec/bounds_check.cpp -o bounds_check && INTENT_DEVICE=cpu ./bounds_check
 #include "../../examples/support.hpp"
 
 #include <string>
+
+#if EXAMPLE_HAS_RUNTIME
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 namespace kernels {
 using intent::index;
@@ -18,7 +24,13 @@ using intent::view;
 
 [[intent::kernel]] void shift(view<float, 1> out, view<const float, 1> in) {
   intent::parallel_for(in.extent(0), [&](index i) {
-    out[i + 1] = in[i]; // line 21: i + 1 == out.extent(0) for the last i
+    out[i + 1] = in[i]; // line 27: i + 1 == out.extent(0) for the last i
+  });
+}
+
+[[intent::kernel]] void histogram(view<int, 1> bins, view<const int, 1> keys) {
+  intent::parallel_for(keys.extent(0), [&](index i) {
+    intent::atomic_add(bins[keys[i]], 1); // line 33: keys[i] may be 16
   });
 }
 
@@ -59,10 +71,65 @@ int main() {
     }
     std::printf("error: %s\n", What.empty() ? "(none)" : What.c_str());
     Ok = !What.empty() && contains(What, "kernel 'shift'") &&
-         contains(What, "bounds_check.cpp:21:") &&
+         contains(What, "bounds_check.cpp:27:") &&
          contains(What, "view 'out'") && contains(What, "index 1000") &&
          contains(What, "extent is 1000") && Ok;
   }
+  if (!Serial) {
+    // An atomic whose element lies outside its view.
+    std::vector<int> HK(500);
+    for (std::size_t I = 0; I < HK.size(); ++I)
+      HK[I] = static_cast<int>(I % 17); // bins has 16: key 16 is outside
+    mem::array<int> Keys(HK), Bins(16);
+    std::string What;
+    try {
+      kernels::histogram(Bins.view(), Keys.view());
+    } catch (const intent::rt::error &E) {
+      What = E.what();
+    }
+    std::printf("atomic error: %s\n", What.empty() ? "(none)" : What.c_str());
+    Ok = !What.empty() && contains(What, "kernel 'histogram'") &&
+         contains(What, "bounds_check.cpp:33:") &&
+         contains(What, "view 'bins'") && contains(What, "index 16") &&
+         contains(What, "extent is 16") && Ok;
+  }
+#ifndef NDEBUG
+  if (Serial) {
+    // Reference mode: the serial body's index check aborts; run it in a
+    // child and read what it printed.
+    int Pipe[2];
+    if (pipe(Pipe) != 0)
+      return 1;
+    std::fflush(stdout);
+    pid_t Child = fork();
+    if (Child == 0) {
+      dup2(Pipe[1], 2);
+      close(Pipe[0]);
+      kernels::shift(Out.view(), In.view());
+      _exit(0); // not reached when the check works
+    }
+    close(Pipe[1]);
+    std::string What;
+    char Buf[512];
+    for (ssize_t K; (K = read(Pipe[0], Buf, sizeof Buf)) > 0;)
+      What.append(Buf, static_cast<std::size_t>(K));
+    close(Pipe[0]);
+    int Status = 0;
+    waitpid(Child, &Status, 0);
+    std::printf("reference error: %s", What.empty() ? "(none)\n" : What.c_str());
+    // Built with the plugin (its prologue counts reference calls): the
+    // message names the kernel and the access; without it only the index.
+    std::uint64_t Before = intent::rt::launch_count();
+    kernels::scale(Out.view(1, N), In.view(1, N), 1.0f);
+    const bool Plugin = intent::rt::launch_count() != Before;
+    Ok = WIFSIGNALED(Status) && contains(What, "index 1000") &&
+         contains(What, "extent is 1000") && Ok;
+    if (Plugin)
+      Ok = contains(What, "kernel 'shift'") &&
+           contains(What, "bounds_check.cpp:27") &&
+           contains(What, "view 'out'") && Ok;
+  }
+#endif
 #endif
   (void)Serial;
   const intent::index R = 37, C = 53;

@@ -109,6 +109,10 @@ struct LaunchRequest {
   /// Where the runtime writes the bounds record (inside *Args: member
   /// `check`), null when the Args struct has none.
   bounds_record **CheckSlot = nullptr;
+  /// The __global__ variant whose view accesses check bounds, launched
+  /// instead of DeviceEntry when INTENT_CHECK=bounds; null: DeviceEntry
+  /// checks (or cannot) itself.
+  const void *CheckedDeviceEntry = nullptr;
 };
 
 /// Whether Args has a member `bounds_record *check` (generated code does).
@@ -183,6 +187,19 @@ void launch(const kernel_info &Info, const launch_config &Config, Args &A,
   detail::launch(detail::programRequest<Program>(Info, Config, A, Kernel));
 }
 
+/// As above, with CheckedKernel: the same kernel with bounds checks on its
+/// view accesses, which gpu mode launches instead of Kernel when
+/// INTENT_CHECK=bounds (docs/runtime.md §3). Program is the host entry and
+/// checks when A.check is set.
+template <auto Program, class Args>
+void launch(const kernel_info &Info, const launch_config &Config, Args &A,
+            void (*Kernel)(Args, index), void (*CheckedKernel)(Args, index)) {
+  detail::LaunchRequest Request =
+      detail::programRequest<Program>(Info, Config, A, Kernel);
+  Request.CheckedDeviceEntry = reinterpret_cast<const void *>(CheckedKernel);
+  detail::launch(Request);
+}
+
 /// As above, for a kernel of exec scope cta that also has a host serial
 /// form HostProgram (the same program instance run by one host thread, with
 /// its CTA-distributed loops and reductions ordered): cpu mode runs
@@ -191,10 +208,12 @@ void launch(const kernel_info &Info, const launch_config &Config, Args &A,
 /// is unchanged.
 template <auto Program, auto HostProgram, class Args>
 void launch(const kernel_info &Info, const launch_config &Config, Args &A,
-            void (*Kernel)(Args, index)) {
+            void (*Kernel)(Args, index),
+            void (*CheckedKernel)(Args, index) = nullptr) {
   detail::LaunchRequest Request =
       detail::programRequest<Program>(Info, Config, A, Kernel);
   Request.SerialEntry = &detail::runPrograms<Args, HostProgram>;
+  Request.CheckedDeviceEntry = reinterpret_cast<const void *>(CheckedKernel);
   detail::launch(Request);
 }
 
