@@ -126,6 +126,57 @@ void retarget(Value *v, unsigned e) {
     v->def->setAttr("expr", static_cast<int64_t>(e));
 }
 
+/// A kernel whose only work is a top-level reduction that may be regrouped
+/// but that grid-reduce could not split runs it in one program instance:
+/// one GPU thread folds every member. Unless construction already reported
+/// the group, that is lost parallelism the user hears about (a
+/// -Wintent-serialization warning at the reduction). An `intent::ordered`
+/// reduce asked to stay serial and is not reported.
+void warnSerialReduce(construct::ConstructionState &s, const std::string &why) {
+  const Program &p = *s.program;
+  if (p.scope != ExecScope::Thread || p.segments.size() != 1 ||
+      !p.segments[0].ordered || p.segments[0].splitPrograms >= 0)
+    return;
+  for (const construct::Serialization &f : s.serializations)
+    if (f.group == 0)
+      return;
+  const Op *target = nullptr;
+  walk(*p.body, [&](const Op &op) {
+    if (op.opcode == Opcode::Segment)
+      for (const auto &inner : op.regions[0]->block.ops)
+        if (!target && (inner->opcode == Opcode::Reduce ||
+                        inner->opcode == Opcode::ArgReduce))
+          target = inner.get();
+  });
+  if (!target || (target->opcode == Opcode::Reduce &&
+                  !target->boolAttr("reassociate", false)))
+    return;
+  construct::Serialization f;
+  f.loc = target->loc;
+  f.group = 0;
+  std::string what = target->opcode == Opcode::Reduce ? "reduce" : "arg-reduction";
+  std::string reason = why;
+  if (why.find("combiner 'user'") != std::string::npos)
+    reason = "its combine is a user function, and only built-in commutative "
+             "combines are split over the GPU";
+  f.cause = "the " + what + " runs in one program instance (one GPU thread "
+            "folds every member): " + reason;
+  if (why.find("combiner") != std::string::npos)
+    f.fix = "use a built-in combine (intent::ops::plus, ops::min, ops::max, "
+            "...) on a scalar accumulator, or reduce rows in a parallel_for "
+            "and combine the partial results in a second kernel";
+  else if (why.find("several top-level") != std::string::npos)
+    f.fix = "compute one reduction per kernel, or combine them into one "
+            "reduction over a struct accumulator of built-in combines";
+  else if (why.find("effects") != std::string::npos)
+    f.fix = "move the code with effects after the reduction or into its own "
+            "kernel";
+  else
+    f.fix = "reduce rows in a parallel_for and combine the partial results "
+            "in a second kernel";
+  s.serializations.push_back(f);
+}
+
 } // namespace
 
 void intent::passes::gridReduce(construct::ConstructionState &s) {
@@ -144,6 +195,7 @@ void intent::passes::gridReduce(construct::ConstructionState &s) {
     if (hasReduce && p.segments.size() == 1 && p.segments[0].ordered)
       s.remark(p.segments[0].loc, "grid-reduce: not applied: " + why);
   }
+  warnSerialReduce(s, why);
 }
 
 std::string intent::passes::applyGridReduce(Program &p, std::string &what,

@@ -81,3 +81,22 @@ using namespace intent;
 [[intent::kernel]] void scalar(view<float, 1> out, view<const float, 1> x) {
   out[0] = x[0] + 1.0f;
 }
+
+// A whole-array reduce with a user combine: grid-reduce splits only
+// built-in combines, so one instance folds every member.
+[[intent::kernel]] void user_max(view<float, 1> out, view<const float, 1> x) {
+  // expected-warning@+1 {{the reduce runs in one program instance (one GPU thread folds every member): its combine is a user function, and only built-in commutative combines are split over the GPU: use a built-in combine (intent::ops::plus, ops::min, ops::max, ...) on a scalar accumulator}}
+  out[0] = reduce(x.extent(0), 0.0f, [](float a, float b) { return a > b ? a : b; },
+                  [&](index i) { return x[i]; });
+}
+
+// The same with a built-in combine: split over the grid, no warning.
+[[intent::kernel]] void builtin_sum(view<float, 1> out, view<const float, 1> x) {
+  out[0] = reduce(x.extent(0), 0.0f, ops::plus{}, [&](index i) { return x[i]; });
+}
+
+// An ordered reduce asked to stay serial: no warning.
+[[intent::kernel]] void ordered_sum(view<float, 1> out, view<const float, 1> x) {
+  out[0] = reduce(x.extent(0), 0.0f, intent::ordered(ops::plus{}),
+                  [&](index i) { return x[i]; });
+}
