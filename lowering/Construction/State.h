@@ -20,6 +20,7 @@
 #include "KIR/KIR.h"
 #include "Physical/Conflict.h"
 #include "Physical/IR.h"
+#include "Physical/Remarks.h"
 
 #include <memory>
 #include <set>
@@ -34,20 +35,9 @@ struct Diag {
   std::string message;
 };
 
-/// Parallelism the program loses (docs/construction.md §5 "Serialization
-/// warnings"): a group serialized into one instance, a nested parallel_for
-/// kept as an ordered loop, instances merged over a buffer. The plugin
-/// reports each one that survives the physical passes as a warning
-/// (-Wintent-serialization) at `loc`: "<cause>: <fix>".
-struct Serialization {
-  kir::Loc loc;      ///< where the user should look (an access, a loop)
-  std::string cause; ///< why, in the user's names
-  std::string fix;   ///< what to change
-  int group = -1;    ///< the serialized group, or -1
-  int nested = -1;   ///< a nested parallel_for (KIR op id) kept ordered, or -1
-  int unit = -1;     ///< the unit of a nested parallel_for
-  bool empty() const { return cause.empty(); }
-};
+/// Parallelism the program loses (Physical/Remarks.h): the record lives
+/// below construction so that the physical passes can add findings too.
+using Serialization = phys::Serialization;
 
 /// A top-level piece of the kernel body: a parallel_for (with the nested
 /// parallel_fors flattened into its instance domain), or one ordered op.

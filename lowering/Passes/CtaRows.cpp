@@ -279,13 +279,12 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
   return "";
 }
 
-void intent::passes::ctaRows(construct::ConstructionState &s) {
-  Program &p = *s.program;
+void intent::passes::ctaRows(Program &p, phys::RemarkSink &sink) {
   bool candidate = p.scope == ExecScope::Thread && p.segments.size() == 1 &&
                    !p.segments[0].ordered;
   std::string what, why = applyCtaRows(p, what);
   if (why.empty())
-    s.remark(p.segments[0].loc, what);
+    sink.remark(p.segments[0].loc, what);
   else if (candidate && why != "the instance computes no top-level reduction")
-    s.remark(p.segments[0].loc, "cta-rows: not applied: " + why);
+    sink.remark(p.segments[0].loc, "cta-rows: not applied: " + why);
 }

@@ -132,12 +132,12 @@ void retarget(Value *v, unsigned e) {
 /// the group, that is lost parallelism the user hears about (a
 /// -Wintent-serialization warning at the reduction). An `intent::ordered`
 /// reduce asked to stay serial and is not reported.
-void warnSerialReduce(construct::ConstructionState &s, const std::string &why) {
-  const Program &p = *s.program;
+void warnSerialReduce(const Program &p, phys::RemarkSink &sink,
+                      const std::string &why) {
   if (p.scope != ExecScope::Thread || p.segments.size() != 1 ||
       !p.segments[0].ordered || p.segments[0].splitPrograms >= 0)
     return;
-  for (const construct::Serialization &f : s.serializations)
+  for (const phys::Serialization &f : sink.findings())
     if (f.group == 0)
       return;
   const Op *target = nullptr;
@@ -151,7 +151,7 @@ void warnSerialReduce(construct::ConstructionState &s, const std::string &why) {
   if (!target || (target->opcode == Opcode::Reduce &&
                   !target->boolAttr("reassociate", false)))
     return;
-  construct::Serialization f;
+  phys::Serialization f;
   f.loc = target->loc;
   f.group = 0;
   std::string what = target->opcode == Opcode::Reduce ? "reduce" : "arg-reduction";
@@ -174,16 +174,15 @@ void warnSerialReduce(construct::ConstructionState &s, const std::string &why) {
   else
     f.fix = "reduce rows in a parallel_for and combine the partial results "
             "in a second kernel";
-  s.serializations.push_back(f);
+  sink.lostParallelism(std::move(f));
 }
 
 } // namespace
 
-void intent::passes::gridReduce(construct::ConstructionState &s) {
-  Program &p = *s.program;
+void intent::passes::gridReduce(Program &p, phys::RemarkSink &sink) {
   std::string what, why = applyGridReduce(p, what);
   if (why.empty()) {
-    s.remark(p.segments[0].loc, what);
+    sink.remark(p.segments[0].loc, what);
     return;
   }
   {
@@ -193,9 +192,9 @@ void intent::passes::gridReduce(construct::ConstructionState &s) {
       hasReduce |= op.opcode == Opcode::Reduce || op.opcode == Opcode::ArgReduce;
     });
     if (hasReduce && p.segments.size() == 1 && p.segments[0].ordered)
-      s.remark(p.segments[0].loc, "grid-reduce: not applied: " + why);
+      sink.remark(p.segments[0].loc, "grid-reduce: not applied: " + why);
   }
-  warnSerialReduce(s, why);
+  warnSerialReduce(p, sink, why);
 }
 
 std::string intent::passes::applyGridReduce(Program &p, std::string &what,

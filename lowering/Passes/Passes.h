@@ -1,27 +1,32 @@
 //===- Passes.h - The physical passes after construction --------*- C++ -*-===//
 //
 // Each physical pass rewrites the constructed program in place (one file
-// per pass, docs/passes.md), records remarks saying what it did or why it
-// did not apply, and is followed by the construction verifier
-// (Pipeline.cpp).
+// per pass, docs/passes.md), reports remarks saying what it did or why it
+// did not apply (and any parallelism it could not recover) to a RemarkSink,
+// and is followed by the construction verifier (Pipeline.cpp). A pass sees
+// the program and the sink only, never the construction state: this layer
+// sits beside Construction, not above it (docs/architecture.md, "Layers").
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef INTENT_PASSES_PASSES_H
 #define INTENT_PASSES_PASSES_H
 
-#include "Construction/State.h"
 #include "Physical/IR.h"
+#include "Physical/Remarks.h"
 
 #include <optional>
+#include <string>
 
 namespace intent::passes {
 
 /// Device-wide single-launch reduction (GridReduce.cpp): a program whose one
 /// segment is a single instance computing a reassociable reduce/argreduce
 /// becomes a cooperative (exec scope cta) program of many CTAs that compute
-/// partials, and the last arriving CTA folds them and runs the rest.
-void gridReduce(construct::ConstructionState &s);
+/// partials, and the last arriving CTA folds them and runs the rest. A
+/// reassociable reduction it cannot split is reported to `sink` as lost
+/// parallelism unless construction already reported its group.
+void gridReduce(phys::Program &p, phys::RemarkSink &sink);
 
 /// The rewrite itself: returns why it does not apply ("" when it did, with
 /// `what` describing it). With gate = false only the shape is required (no
@@ -34,20 +39,20 @@ std::string applyGridReduce(phys::Program &p, std::string &what,
 /// instance has top-level reductions and parallel fors becomes a cooperative
 /// program; its reductions and fors are spread over the CTA's threads and
 /// rows read in several passes are staged in shared memory.
-void ctaRows(construct::ConstructionState &s);
+void ctaRows(phys::Program &p, phys::RemarkSink &sink);
 std::string applyCtaRows(phys::Program &p, std::string &what);
 
 /// Row values kept in registers (RowCache.cpp): in a register-row program,
 /// an expression of a row element that a distributed op computes and the
 /// later ones repeat is written into the element's register slot once and
 /// read from it afterwards (`row_cache` / `row_cached`, Physical/RowCache.h).
-void rowCache(construct::ConstructionState &s);
+void rowCache(phys::Program &p, phys::RemarkSink &sink);
 std::string applyRowCache(phys::Program &p, std::string &what);
 
 /// Ownership widening (Widen.cpp): a thread-scope program whose one
 /// parallel 1-D segment is pointwise gets chunks of 16 bytes per program
 /// step, a capped program count and a grid-stride traversal.
-void widen(construct::ConstructionState &s);
+void widen(phys::Program &p, phys::RemarkSink &sink);
 std::string applyWiden(phys::Program &p, std::string &what);
 
 /// Threads per CTA of the cooperative programs the passes create.

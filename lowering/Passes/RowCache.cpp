@@ -85,11 +85,10 @@ std::string intent::passes::applyRowCache(Program &p, std::string &what) {
   return what.empty() ? why : "";
 }
 
-void intent::passes::rowCache(construct::ConstructionState &s) {
-  Program &p = *s.program;
+void intent::passes::rowCache(Program &p, phys::RemarkSink &sink) {
   if (!p.regMaxK || p.segments.empty())
     return;
   std::string what, why = applyRowCache(p, what);
   if (why.empty())
-    s.remark(p.segments[0].loc, what);
+    sink.remark(p.segments[0].loc, what);
 }

@@ -100,13 +100,12 @@ std::string intent::passes::applyWiden(Program &p, std::string &what) {
   return "";
 }
 
-void intent::passes::widen(construct::ConstructionState &s) {
-  Program &p = *s.program;
+void intent::passes::widen(Program &p, phys::RemarkSink &sink) {
   bool candidate = p.scope == ExecScope::Thread && p.segments.size() == 1 &&
                    !p.segments[0].ordered;
   std::string what, why = applyWiden(p, what);
   if (why.empty())
-    s.remark(p.segments[0].loc, what);
+    sink.remark(p.segments[0].loc, what);
   else if (candidate)
-    s.remark(p.segments[0].loc, "widen: not applied: " + why);
+    sink.remark(p.segments[0].loc, "widen: not applied: " + why);
 }

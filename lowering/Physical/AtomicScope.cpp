@@ -71,7 +71,7 @@ static std::string why(const Buffer &b, llvm::StringRef name) {
   return "";
 }
 
-void intent::phys::assignAtomicScopes(Program &p, std::vector<Remark> &remarks) {
+void intent::phys::assignAtomicScopes(Program &p, RemarkSink &sink) {
   walkMutable(*p.body, [&](Op &op) {
     if (!isAtomic(op.opcode))
       return;
@@ -83,9 +83,8 @@ void intent::phys::assignAtomicScopes(Program &p, std::vector<Remark> &remarks) 
     std::string what = op.opcode == Opcode::AtomicCas
                            ? std::string("atomic_cas")
                            : "atomic_" + op.strAttr("kind");
-    remarks.push_back({op.loc, what + " on " + b->name + ": scope " +
-                                   scope.str() + " (" + why(*b, b->name) +
-                                   "; memory order " + op.strAttr("order") +
-                                   ")"});
+    sink.remark(op.loc, what + " on " + b->name + ": scope " + scope.str() +
+                            " (" + why(*b, b->name) + "; memory order " +
+                            op.strAttr("order") + ")");
   });
 }

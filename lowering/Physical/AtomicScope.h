@@ -27,6 +27,7 @@
 #define INTENT_PHYSICAL_ATOMICSCOPE_H
 
 #include "Physical/IR.h"
+#include "Physical/Remarks.h"
 
 #include <string>
 #include <vector>
@@ -47,7 +48,7 @@ bool scopeCovers(llvm::StringRef scope, Sharing s);
 /// sharing domain and adds a remark per atomic saying what it chose and why.
 /// Atomics whose buffer records no sharing domain are left without a scope
 /// (the verifier reports them).
-void assignAtomicScopes(Program &p, std::vector<Remark> &remarks);
+void assignAtomicScopes(Program &p, RemarkSink &sink);
 
 } // namespace intent::phys
 

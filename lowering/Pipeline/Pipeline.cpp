@@ -60,6 +60,16 @@ private:
   std::string last;
 };
 
+/// A physical pass, run on the state: it sees the program and a sink into
+/// the state's remarks and findings, nothing else of construction.
+std::function<void(ConstructionState &)>
+physical(void (*pass)(phys::Program &, phys::RemarkSink &)) {
+  return [pass](ConstructionState &s) {
+    phys::RemarkSink sink(s.remarks, s.serializations);
+    pass(*s.program, sink);
+  };
+}
+
 std::string programText(const ConstructionState &s) {
   return phys::programToString(*s.program);
 }
@@ -106,16 +116,12 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   // Physical passes (docs/passes.md), each followed by the verifier. The
   // mapping passes come first: the atomic scope depends on the final mapping.
   if (ok && opts.physicalPasses)
-    ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true) &&
-         passes.run("cta-rows", intent::passes::ctaRows, program, true) &&
-         passes.run("row-cache", intent::passes::rowCache, program, true) &&
-         passes.run("widen", intent::passes::widen, program, true);
+    ok = passes.run("grid-reduce", physical(intent::passes::gridReduce), program, true) &&
+         passes.run("cta-rows", physical(intent::passes::ctaRows), program, true) &&
+         passes.run("row-cache", physical(intent::passes::rowCache), program, true) &&
+         passes.run("widen", physical(intent::passes::widen), program, true);
   if (ok)
-    ok = passes.run("atomic-scopes",
-                    [](ConstructionState &st) {
-                      phys::assignAtomicScopes(*st.program, st.remarks);
-                    },
-                    program, true);
+    ok = passes.run("atomic-scopes", physical(phys::assignAtomicScopes), program, true);
 
   result.remarks = s.remarks;
   if (ok) // a rejected kernel loses nothing worth a warning

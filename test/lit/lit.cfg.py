@@ -23,6 +23,8 @@ config.substitutions.append(
     ("%intent_runtime_lib",
      os.path.join(config.intent_obj_root, "runtime", "libintent_runtime.a")))
 config.substitutions.append(("%intent_include", include))
+config.substitutions.append(("%intent_src_root", config.intent_src_root))
+config.substitutions.append(("%intent_obj_root", config.intent_obj_root))
 # Phase 1 of the compiler on one file: parse, run the plugin, produce nothing else.
 config.substitutions.append(
     ("%intent_syntax",

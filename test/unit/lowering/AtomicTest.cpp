@@ -139,8 +139,11 @@ TEST(AtomicScopes, PassFollowsTheBufferAndRemarks) {
   Built b = scatter();
   b.program->buffers[0].sharing = phys::Sharing::CTA; // as if CTA-shared
   std::vector<phys::Remark> remarks;
-  phys::assignAtomicScopes(*b.program, remarks);
+  std::vector<phys::Serialization> lost;
+  phys::RemarkSink sink(remarks, lost);
+  phys::assignAtomicScopes(*b.program, sink);
   EXPECT_EQ(findOp(*b.program, phys::Opcode::Atomic)->strAttr("scope"), "cta");
+  EXPECT_TRUE(lost.empty());
   ASSERT_EQ(remarks.size(), 1u);
   EXPECT_NE(remarks[0].text.find("atomic_add on y: scope cta (y is shared "
                                  "only by the instances of one CTA"),

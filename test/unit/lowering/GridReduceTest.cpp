@@ -91,6 +91,48 @@ TEST(GridReduce, AppliesToSingleInstanceReductions) {
   EXPECT_EQ(o.program->scope, phys::ExecScope::Thread);
 }
 
+TEST(GridReduce, ReportsWhatItCannotSplitToTheSink) {
+  // The pass sees only the program and a sink. Two top-level sums cannot be
+  // split: a remark says why, and the first reduction is lost parallelism
+  // for the user, unless the sink already holds a finding for its group
+  // (construction's, in the pipeline).
+  auto m = gridModule();
+  PipelineOptions off;
+  off.physicalPasses = false;
+  for (bool alreadyReported : {false, true}) {
+    PipelineResult r = runPipeline(named(*m, "two_sums"), off);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r.serializations.empty());
+    std::vector<phys::Remark> remarks;
+    std::vector<phys::Serialization> lost;
+    if (alreadyReported) {
+      lost.emplace_back();
+      lost.back().group = 0;
+      lost.back().cause = "construction's";
+    }
+    phys::RemarkSink sink(remarks, lost);
+    passes::gridReduce(*r.program, sink);
+    EXPECT_EQ(r.program->scope, phys::ExecScope::Thread);
+    ASSERT_EQ(remarks.size(), 1u);
+    EXPECT_EQ(remarks[0].text, "grid-reduce: not applied: the instance "
+                               "computes several top-level reductions");
+    ASSERT_EQ(lost.size(), 1u);
+    if (alreadyReported) {
+      EXPECT_EQ(lost[0].cause, "construction's");
+      continue;
+    }
+    EXPECT_EQ(lost[0].group, 0);
+    EXPECT_EQ(lost[0].loc.line, 51u);
+    EXPECT_EQ(lost[0].loc.col, 12u);
+    EXPECT_NE(lost[0].cause.find("the reduce runs in one program instance"),
+              std::string::npos)
+        << lost[0].cause;
+    EXPECT_NE(lost[0].fix.find("compute one reduction per kernel"),
+              std::string::npos)
+        << lost[0].fix;
+  }
+}
+
 TEST(GridReduce, NotAppliedToNonCommutativeOrUnorderedCombines) {
   // reduce_range.kir: two reductions (one with reassociate = false inside).
   Built b = buildFile("reduce_range.kir");

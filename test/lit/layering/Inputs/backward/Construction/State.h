@@ -1,0 +1,3 @@
+// Clang-free: no Clang header.
+#include "clang/AST/Decl.h"
+#include "Physical/IR.h"

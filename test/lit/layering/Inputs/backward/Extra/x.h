@@ -1,0 +1,1 @@
+// In no layer.

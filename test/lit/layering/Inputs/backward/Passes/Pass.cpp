@@ -1,0 +1,1 @@
+#include "Construction/State.h" // sideways: Passes sits beside Construction

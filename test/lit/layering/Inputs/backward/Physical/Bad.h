@@ -1,0 +1,2 @@
+// Backward: Physical includes Construction.
+#include "Construction/State.h"

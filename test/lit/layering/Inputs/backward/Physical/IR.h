@@ -1,0 +1,3 @@
+// Below construction: may use KIR only.
+#include "KIR/KIR.h"
+#include "llvm/ADT/StringRef.h"
