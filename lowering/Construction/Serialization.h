@@ -3,10 +3,10 @@
 // Item "serialization is never silent": every place where construction
 // gives up parallelism that the kernel's text asked for (a parallel_for
 // whose group is serialized into one instance, a nested parallel_for kept as
-// an ordered loop) is recorded as a Serialization (State.h): a location, a
-// cause naming the parameters and accesses as the user wrote them, and a
-// fix. The pipeline keeps those the physical passes did not recover
-// (lostParallelism) and the plugin reports them as warnings
+// an ordered loop) is recorded as a Serialization (Physical/Remarks.h): a
+// location, a cause naming the parameters and accesses as the user wrote
+// them, and a fix. The pipeline keeps those the physical passes did not
+// recover (lostParallelism) and the plugin reports them as warnings
 // (-Wintent-serialization, docs/construction.md §5).
 //
 //===----------------------------------------------------------------------===//
