@@ -947,9 +947,13 @@ void ProgramEmitter::emitWrapper() {
   if (p.scope == ExecScope::CTA) {
     os << "  __intent_config.scope = ::intent::rt::exec_scope::cta;\n";
     if (p.regMaxK) {
-      os << "  const int __intent_rk = " << m << "_row_k(__intent_args);\n";
-      os << "  __intent_config.block = " << m
-         << "_row_threads(__intent_args);\n";
+      // Under INTENT_CHECK=bounds the rows stay in memory (RK = 0), where
+      // every access is checked.
+      os << "  const int __intent_rk = ::intent::rt::detail::bounds_checks() "
+            "? 0 : "
+         << m << "_row_k(__intent_args);\n";
+      os << "  __intent_config.block = __intent_rk ? " << m
+         << "_row_threads(__intent_args) : " << p.ctaThreads << ";\n";
     } else {
       os << "  __intent_config.block = " << p.ctaThreads << ";\n";
     }

@@ -34,9 +34,11 @@ void ProgramEmitter::emitWidenedSegment(const Op &op, const std::string &pid) {
        ";  // elements");
   line("const int64_t wfull = wn / " + w + ";  // whole chunks");
   line("const int64_t wchunks = wfull + (wn % " + w + " != 0 ? 1 : 0);");
-  // The vector path: every accessed view unit-stride, base aligned.
+  // The vector path: every accessed view unit-stride, base aligned; not
+  // taken when the launch checks bounds (the scalar path checks each
+  // access).
   std::set<const Value *> views;
-  std::string vec = "true";
+  std::string vec = "(!CK || a.check == nullptr)";
   for (const auto &o : body.ops)
     if ((o->opcode == Opcode::Load || o->opcode == Opcode::Store) &&
         views.insert(o->memory()).second) {

@@ -146,6 +146,7 @@ const CheckSettings &checkSettings() {
 } // namespace
 
 bool checkBounds() { return checkSettings().Bounds; }
+bool bounds_checks() { return checkBounds(); }
 
 bool checkAliasing() { return checkSettings().Alias; }
 

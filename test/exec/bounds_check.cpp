@@ -11,6 +11,7 @@
 //   intentc test/exec/bounds_check.cpp -o bounds_check && INTENT_DEVICE=cpu ./bounds_check
 #include "../../examples/support.hpp"
 
+#include <functional>
 #include <string>
 
 #if EXAMPLE_HAS_RUNTIME
@@ -24,14 +25,38 @@ using intent::view;
 
 [[intent::kernel]] void shift(view<float, 1> out, view<const float, 1> in) {
   intent::parallel_for(in.extent(0), [&](index i) {
-    out[i + 1] = in[i]; // line 27: i + 1 == out.extent(0) for the last i
+    out[i + 1] = in[i]; // line 28: i + 1 == out.extent(0) for the last i
   });
 }
 
 [[intent::kernel]] void histogram(view<int, 1> bins, view<const int, 1> keys) {
   intent::parallel_for(keys.extent(0), [&](index i) {
-    intent::atomic_add(bins[keys[i]], 1); // line 33: keys[i] may be 16
+    intent::atomic_add(bins[keys[i]], 1); // line 34: keys[i] may be 16
   });
+}
+
+// The physical passes' fast paths (widen's vector chunks, cta-rows'
+// register rows and staging, grid-reduce's vector loads) give way to
+// checked scalar accesses under INTENT_CHECK=bounds.
+[[intent::kernel]] void twice(view<float, 1> y, view<const float, 1> x) {
+  intent::parallel_for(y.extent(0), [&](index i) {
+    y[i] = 2.0f * x[i]; // line 43: x is shorter than y
+  });
+}
+
+[[intent::kernel]] void center(view<float, 2> out, view<const float, 2> in) {
+  intent::parallel_for(out.extent(0), [&](index r) {
+    float m = intent::reduce(in.extent(1), 0.0f, intent::ops::plus{},
+                             [&](index j) { return in(r, j); }); // line 50
+    intent::parallel_for(in.extent(1),
+                         [&](index j) { out(r, j) = in(r, j) - m; });
+  });
+}
+
+[[intent::kernel]] void total(view<float, 1> out, view<const float, 1> x,
+                              index n) {
+  out[0] = intent::reduce(n, 0.0f, intent::ops::plus{},
+                          [&](index i) { return x[i]; }); // line 59
 }
 
 [[intent::kernel]] void scale(view<float, 2> y, view<const float, 2> x,
@@ -71,7 +96,7 @@ int main() {
     }
     std::printf("error: %s\n", What.empty() ? "(none)" : What.c_str());
     Ok = !What.empty() && contains(What, "kernel 'shift'") &&
-         contains(What, "bounds_check.cpp:27:") &&
+         contains(What, "bounds_check.cpp:28:") &&
          contains(What, "view 'out'") && contains(What, "index 1000") &&
          contains(What, "extent is 1000") && Ok;
   }
@@ -89,9 +114,39 @@ int main() {
     }
     std::printf("atomic error: %s\n", What.empty() ? "(none)" : What.c_str());
     Ok = !What.empty() && contains(What, "kernel 'histogram'") &&
-         contains(What, "bounds_check.cpp:33:") &&
+         contains(What, "bounds_check.cpp:34:") &&
          contains(What, "view 'bins'") && contains(What, "index 16") &&
          contains(What, "extent is 16") && Ok;
+  }
+  if (!Serial) {
+    // Each fast path: the launch must fail at the access named.
+    struct Case {
+      const char *name, *where, *what;
+      std::function<void()> run;
+    };
+    mem::array<float> Y(4096), X(support::randomFloats(4000, Rng, -1, 1));
+    mem::array<float> Rows(support::randomFloats(63 * 512, Rng, -1, 1)),
+        Centered(64 * 512), One(1);
+    const Case Cases[] = {
+        {"twice", "bounds_check.cpp:43:", "view 'x'",
+         [&] { kernels::twice(Y.view(), X.view()); }},
+        {"center", "bounds_check.cpp:50:", "view 'in'",
+         [&] { kernels::center(Centered.view(64, 512), Rows.view(63, 512)); }},
+        {"total", "bounds_check.cpp:59:", "view 'x'",
+         [&] { kernels::total(One.view(), X.view(), 4096); }},
+    };
+    for (const Case &C : Cases) {
+      std::string What;
+      try {
+        C.run();
+      } catch (const intent::rt::error &E) {
+        What = E.what();
+      }
+      std::printf("%s error: %s\n", C.name, What.empty() ? "(none)" : What.c_str());
+      Ok = !What.empty() &&
+           contains(What, std::string("kernel '") + C.name + "'") &&
+           contains(What, C.where) && contains(What, C.what) && Ok;
+    }
   }
 #ifndef NDEBUG
   if (Serial) {
@@ -126,7 +181,7 @@ int main() {
          contains(What, "extent is 1000") && Ok;
     if (Plugin)
       Ok = contains(What, "kernel 'shift'") &&
-           contains(What, "bounds_check.cpp:27") &&
+           contains(What, "bounds_check.cpp:28") &&
            contains(What, "view 'out'") && Ok;
   }
 #endif

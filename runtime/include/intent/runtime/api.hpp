@@ -126,6 +126,10 @@ void copy_from_mode(void *Dst, const void *Src, std::size_t Bytes);
 /// code the Intent compiler did not rewrite has none.
 void set_call_site(const char *File, int Line) noexcept;
 
+/// Whether INTENT_CHECK asks for bounds checks: launchers then pick the
+/// variants whose accesses are all checked (no register rows).
+bool bounds_checks();
+
 } // namespace detail
 } // namespace rt
 } // namespace intent
