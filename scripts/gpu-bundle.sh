@@ -22,6 +22,10 @@ for src in "$root"/examples/*.cpp "$root"/test/exec/*.cpp "$root"/test/exec/*/ma
     name="$(basename "$src" .cpp)"
     srcs=("$src")
   fi
+  # GPU_BUNDLE_FILTER=RE: only the programs whose name matches RE.
+  if [ -n "${GPU_BUNDLE_FILTER:-}" ] && ! [[ "$name" =~ $GPU_BUNDLE_FILTER ]]; then
+    continue
+  fi
   read -r -a flags <<<"$(sed -n 's|^// INTENTC-FLAGS:||p' "$src" | head -1)"
   echo "[${#progs[@]}] $name"
   "$build/tools/intentc" -O2 "${flags[@]}" --keep-dir "$out/generated/$name" "${srcs[@]}" -o "$out/bin/$name"
