@@ -16,6 +16,8 @@
 #   [cpu_fibers] the same with INTENT_CPU_FIBERS=1: cooperative programs run
 #                their generated cooperative code (barriers, shuffles, shared
 #                memory) with one host fiber per CUDA thread;
+#   [cpu_speed]  cpu mode took at most 20x reference mode's time (runs of
+#                over 2 s of cpu time; both timed on the runs above).
 #   [reference]  the intentc build exits 0 with INTENT_DEVICE=reference;
 #   [gpu]        with --gpu only: the intentc build exits 0 on the GPU.
 # Programs run with INTENT_CHECK_LAUNCHES=1, which makes the examples insist
@@ -255,11 +257,15 @@ run_program() {
     # time, so that races (and non-atomic atomics) show up.
     local device="$mode" fibers=0
     [ "$mode" = cpu_fibers ] && device=cpu fibers=1
+    local t0 t1
+    t0=$(date +%s%N)
     INTENT_DEVICE="$device" INTENT_CPU_FIBERS="$fibers" INTENT_CHECK_LAUNCHES=1 \
       INTENT_CPU_THREADS="${INTENT_CPU_THREADS:-3}" \
       INTENT_CPU_GRAIN="${INTENT_CPU_GRAIN:-1}" \
       timeout "$timeout_s" "$bin" >"$dir/$mode.log" 2>&1
     rc=$?
+    t1=$(date +%s%N)
+    echo $(((t1 - t0) / 1000000)) >"$dir/$mode.ms"
     if [ "$rc" -eq 0 ]; then
       echo "PASS $rel [$mode]"
     elif [ "$rc" -eq 124 ]; then
@@ -270,6 +276,19 @@ run_program() {
       show_tail "$dir/$mode.log"
     fi
   done
+  # cpu mode at a usable speed (issue 15 item 12): within 20x of reference
+  # mode's time, measured on the runs above (cpu mode here interleaves
+  # instances one id at a time on 3 threads, slower than its default). Runs
+  # under 2 s of cpu time are not judged (start-up dominates them).
+  if [ -f "$dir/cpu.ms" ] && [ -f "$dir/reference.ms" ]; then
+    local cms rms
+    cms=$(cat "$dir/cpu.ms") rms=$(cat "$dir/reference.ms")
+    if [ "$cms" -gt 2000 ] && [ "$cms" -gt $((20 * rms)) ]; then
+      echo "FAIL $rel [cpu_speed]: cpu mode ${cms} ms, reference ${rms} ms (over 20x)"
+    else
+      echo "PASS $rel [cpu_speed]: cpu mode ${cms} ms, reference ${rms} ms"
+    fi
+  fi
 }
 
 if [ -n "$problem" ]; then
