@@ -63,6 +63,8 @@ class Provenance {
 public:
   explicit Provenance(const Program &p) {
     walk(*p.body, [&](const Op &op) {
+      if (op.opcode == Opcode::Segment)
+        bindLimits(p, op);
       if (op.opcode != Opcode::Delinearize)
         return;
       for (const Value *r : op.results) {
@@ -120,11 +122,24 @@ public:
       if (!isIndex(v->type))
         break;
       return ofKIR(op.operands[0], depth + 1).scaled(-1);
-    case kir::Opcode::Cast:
-      if (keeps(op.operands[0]->type.elem, v->type.elem,
-                op.operands[0]->type.isInteger() && v->type.isInteger()))
-        return ofKIR(op.operands[0], depth + 1);
+    case kir::Opcode::Cast: {
+      const kir::Type &from = op.operands[0]->type;
+      if (!from.isInteger() || !v->type.isInteger())
+        break;
+      Affine src = ofKIR(op.operands[0], depth + 1);
+      if (keeps(from.elem, v->type.elem, true))
+        return src;
+      // An instance coordinate converted to a narrower index type whose
+      // extent the launch checks (Program::launchChecks): construction maps
+      // the conversion to the coordinate itself.
+      if (src.valid && src.constant == 0 && src.terms.size() == 1 &&
+          src.terms.begin()->second == 1) {
+        auto lim = limit.find(src.terms.begin()->first);
+        if (lim != limit.end() && lim->second <= indexLimit(v->type.elem))
+          return src;
+      }
       break;
+    }
     default:
       break;
     }
@@ -179,6 +194,50 @@ public:
 
 private:
   std::map<std::pair<int, int>, std::string> iteration;
+  /// Instance coordinate atom -> every value of it is below this (a launch
+  /// check bounds its segment extent).
+  std::map<std::string, int64_t> limit;
+
+  /// The launch checks that bound the extents of segment op `seg`'s
+  /// instance coordinates (as VerifierEffects.cpp binds them).
+  void bindLimits(const Program &p, const Op &seg) {
+    int64_t g = seg.intAttr("group", -1);
+    if (g < 0 || g >= static_cast<int64_t>(p.segments.size()))
+      return;
+    const Segment &s = p.segments[g];
+    const Block &b = seg.regions[0]->block;
+    for (const auto &op : b.ops) {
+      if (op->opcode != Opcode::Delinearize || op->operands[0] != b.args[0] ||
+          op->results.size() != s.extents.size())
+        continue;
+      for (unsigned k = 0; k < s.extents.size(); ++k)
+        for (const LaunchCheck &c : p.launchChecks)
+          if (boundedBy(p, s.extents[k], c.extent)) {
+            std::string atom = "c" + std::to_string(op->result(k)->id);
+            auto [it, added] = limit.try_emplace(atom, indexLimit(c.type));
+            if (!added)
+              it->second = std::min(it->second, indexLimit(c.type));
+          }
+      return;
+    }
+  }
+
+  /// Extent expression `e` is at most `checked` whenever it is positive:
+  /// `checked` itself or max(checked, c) with a constant c <= 0.
+  static bool boundedBy(const Program &p, unsigned e, unsigned checked) {
+    if (e == checked)
+      return true;
+    const LaunchExpr &x = p.exprs[e];
+    if (x.kind != LaunchExpr::Kind::Max || x.operands.size() != 2)
+      return false;
+    for (unsigned i = 0; i < 2; ++i) {
+      const LaunchExpr &o = p.exprs[x.operands[1 - i]];
+      if (x.operands[i] == checked && o.kind == LaunchExpr::Kind::Const &&
+          o.value <= 0)
+        return true;
+    }
+    return false;
+  }
 
   static bool isKIRRegionOp(kir::Opcode opc) {
     return opc == kir::Opcode::RegionFold || opc == kir::Opcode::RegionScan;
