@@ -156,6 +156,18 @@ TEST(Active, DistributedRegionAccessesAreThread) {
                              "(active `thread`) (active `leader`)");
 }
 
+TEST(Active, GridReduceMembersAreThreadAndStoresLeader) {
+  Built b = build(readFile(litFile("emit", "grid_reduce.kir")), "sum_f32");
+  ASSERT_TRUE(findOp(*b.program, phys::Opcode::GridReduce));
+  phys::Op *load = access(*b.program, phys::Opcode::Load);
+  phys::Op *store = access(*b.program, phys::Opcode::Store);
+  EXPECT_EQ(load->access.active, phys::ActiveSet::Thread);
+  EXPECT_EQ(store->access.active, phys::ActiveSet::Leader);
+  load->access.active = phys::ActiveSet::All;
+  expectError(b, "[active]", "is done by each thread for its own members "
+                             "(active `thread`) (active `all`)");
+}
+
 TEST(Active, StoresAreNeverAll) {
   Built b = buildFile("layernorm.kir");
   access(*b.program, phys::Opcode::Store)->access.active = phys::ActiveSet::All;
