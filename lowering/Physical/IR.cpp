@@ -179,8 +179,24 @@ llvm::StringRef intent::phys::boundsName(Bounds b) {
     return "assumed";
   case Bounds::Guarded:
     return "guarded";
+  case Bounds::Proven:
+    return "proven";
   }
   llvm_unreachable("bad bounds");
+}
+
+llvm::StringRef intent::phys::activeSetName(ActiveSet a) {
+  switch (a) {
+  case ActiveSet::Self:
+    return "self";
+  case ActiveSet::All:
+    return "all";
+  case ActiveSet::Thread:
+    return "thread";
+  case ActiveSet::Leader:
+    return "leader";
+  }
+  llvm_unreachable("bad active set");
 }
 
 llvm::StringRef intent::phys::opcodeName(Opcode op) {

@@ -213,17 +213,26 @@ private:
   }
 
   void printOrigin(const Op &op) {
-    if (!withLocs || op.origin.op < 0)
+    if (!withLocs)
       return;
+    if (op.origin.op < 0) {
+      if (!op.origin.synth.empty())
+        os << " origin(synth " << op.origin.synth << ")";
+      return;
+    }
     os << " origin(op " << op.origin.op;
     if (op.origin.arg >= 0)
       os << ", arg " << op.origin.arg;
     os << ")";
   }
 
+  /// The whole AccessInfo of a load/store/atomic, in the syntax of
+  /// docs/physical-ir.md §5.3 (the only place it is printed):
+  /// ` access(BOUNDS, ACTIVE) [prov(op N[; coords %a, ...][; views op P, ...])]`.
   void printAccess(const Op &op) {
     const AccessInfo &a = op.access;
-    os << " access(" << boundsName(a.bounds) << ", " << a.active << ")";
+    os << " access(" << boundsName(a.bounds) << ", "
+       << activeSetName(a.active) << ")";
     if (a.kirOp < 0)
       return;
     os << " prov(op " << a.kirOp;

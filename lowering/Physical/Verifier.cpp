@@ -610,10 +610,9 @@ private:
         opError("access", op, "guarded access without a bool guard operand");
       break;
     case Bounds::Assumed:
+    case Bounds::Proven: // re-proven by [bounds] (VerifierAccess.cpp)
       break;
     }
-    if (op.access.active.empty())
-      opError("access", op, "has no active member set");
     if (op.access.kirOp < 0)
       opError("access", op, "has no provenance (KIR op)");
     Type elem = Type::scalar(mt.elem);
@@ -718,5 +717,8 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
   verifyBuffers(p, errors);
   if (errors.size() == before)
     verifyEffects(p, kernel, errors);
+  // Last, so that a broken access still gets the effect checks above.
+  if (wellFormed)
+    verifyAccesses(p, kernel, errors);
   return errors.size() == before;
 }
