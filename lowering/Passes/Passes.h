@@ -3,7 +3,7 @@
 // Each physical pass rewrites the constructed program in place (one file
 // per pass, docs/passes.md), records remarks saying what it did or why it
 // did not apply, and is followed by the construction verifier
-// (Pipeline.cpp).
+// (Pipeline.cpp). Passes/Registry.h names them and fixes the default order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +49,11 @@ std::string applyRowCache(phys::Program &p, std::string &what);
 /// step, a capped program count and a grid-stride traversal.
 void widen(construct::ConstructionState &s);
 std::string applyWiden(phys::Program &p, std::string &what);
+
+/// Atomic scopes (AtomicScopes.cpp, Physical/AtomicScope.h): every atomic
+/// gets the hardware scope that covers its buffer's sharing domain. Runs
+/// after the mapping passes, whose choices can change that domain.
+void atomicScopes(construct::ConstructionState &s);
 
 /// Threads per CTA of the cooperative programs the passes create.
 constexpr int kCtaThreads = 256;

@@ -370,13 +370,17 @@ enum class Opcode : uint8_t {
   /// reduction, widen) do not apply to an instance that prints there.
   Print,
 };
+/// The op's printed name (its op table row, Physical/OpTable.h, which also
+/// has its operand/result/region arity and attribute schema).
 llvm::StringRef opcodeName(Opcode op);
 /// atomic and atomic_cas.
 bool isAtomic(Opcode op);
 /// Whether a `print` op is anywhere in the region tree.
 bool containsPrint(const Region &r);
+/// From the op table.
 bool isTerminator(Opcode op);
-/// Ops without memory or control effects (safe to recompute).
+/// Ops without memory or control effects (safe to recompute); from the op
+/// table.
 bool isPure(Opcode op);
 
 /// How an access is known to stay inside its resource.
@@ -402,6 +406,8 @@ struct AccessInfo {
   std::vector<unsigned> kirViewChain;
 };
 
+/// An op attribute's value; its name, kind and allowed values are in the
+/// op's table row (Physical/OpTable.h).
 using AttrValue = std::variant<int64_t, double, bool, std::string>;
 struct NamedAttr {
   std::string name;

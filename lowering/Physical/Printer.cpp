@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Physical/IR.h"
+#include "Physical/OpTable.h"
 
 #include <cmath>
 #include <cstdio>
@@ -208,6 +209,8 @@ private:
       printIdList(os, b.readerGroups, "");
       if (b.sharing != Sharing::None)
         os << " sharing " << sharingName(b.sharing);
+      if (b.keptZero)
+        os << " kept_zero";
       os << "\n";
     }
   }
@@ -270,19 +273,17 @@ private:
         os << (i ? ", " : "") << "%" << op.results[i]->id;
       os << " = ";
     }
-    os << opcodeName(op.opcode);
-    bool isAccess = op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
-                    isAtomic(op.opcode);
+    const OpInfo &info = opInfo(op.opcode);
+    os << info.name;
+    bool isAccess = info.hasAccess();
     if (isAccess) {
       os << " %" << op.memory()->id << "[";
       llvm::ArrayRef<Value *> cs = op.coords();
       for (unsigned i = 0; i < cs.size(); ++i)
         os << (i ? ", %" : "%") << cs[i]->id;
       os << "]";
-      if (op.opcode == Opcode::Store || isAtomic(op.opcode))
-        os << ", %" << op.storedValue()->id;
-      if (op.opcode == Opcode::AtomicCas)
-        os << ", %" << op.operands[2]->id;
+      for (unsigned i = 1; i <= info.accessValues; ++i)
+        os << ", %" << op.operands[i]->id;
       if (Value *g = op.guard())
         os << " guard(%" << g->id << ")";
     } else {
@@ -312,7 +313,9 @@ private:
     printLoc(op.loc);
     printOrigin(op);
     for (unsigned r = 0; r < op.regions.size(); ++r) {
-      os << (op.opcode == Opcode::If && r == 1 ? " else {\n" : " {\n");
+      // The op table names the regions; only `if`'s second one is spelled.
+      bool isElse = r < info.regions.size() && info.regions[r] == "else";
+      os << (isElse ? " else {\n" : " {\n");
       const Block &b = op.regions[r]->block;
       if (!b.args.empty()) {
         indent(depth);

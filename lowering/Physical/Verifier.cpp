@@ -1,7 +1,8 @@
 //===- Verifier.cpp - Construction verifier: structure, types, launch ------===//
 //
 // The structural half of the construction verifier ([scope] [launch]
-// [segments] [dispatch] [structure] [types] [attrs] [access] [buffers]);
+// [segments] [dispatch] [structure] [schema] [types] [attrs] [access]
+// [buffers]);
 // VerifierStructured.cpp holds the [structured] checks, VerifierEffects.cpp
 // the effect checks.
 //
@@ -11,6 +12,7 @@
 
 #include "KIR/Print.h"
 
+#include "Physical/OpTable.h"
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -325,6 +327,9 @@ private:
   void verifyOp(const Op &op, bool inLoopBody) {
     if (!opIds.insert(op.id).second)
       opError("structure", op, "op id is not unique");
+    // [schema]: operand/result/region counts and attributes as the op
+    // table has them (OpTable.h); the per-op checks below add the types.
+    checkOpSchema(op, errors);
     for (const Value *v : op.operands)
       if (!visible.count(v))
         opError("structure", op, "operand %" + std::to_string(v->id) +

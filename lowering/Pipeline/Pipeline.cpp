@@ -9,8 +9,7 @@
 #include "Construction/Serialization.h"
 #include "Construction/Worksets.h"
 #include "KIR/Contract.h"
-#include "Physical/AtomicScope.h"
-#include "Passes/Passes.h"
+#include "Passes/Registry.h"
 #include "Physical/Verifier.h"
 
 #include <functional>
@@ -22,8 +21,11 @@ namespace {
 
 class PassRunner {
 public:
-  PassRunner(ConstructionState &s, const PipelineOptions &o, PipelineResult &r)
-      : s(s), opts(o), result(r) {}
+  /// `kernel`: the KIR the program was built from (the verifier's coverage
+  /// check), or null for a program read from text.
+  PassRunner(ConstructionState &s, const kir::Kernel *kernel,
+             const PipelineOptions &o, PipelineResult &r)
+      : s(s), kernel(kernel), opts(o), result(r) {}
 
   /// Runs one pass; returns false when the pipeline must stop.
   bool run(llvm::StringRef name, const std::function<void(ConstructionState &)> &pass,
@@ -44,7 +46,7 @@ public:
       return false;
     if (verifyProgram && opts.verifyEach) {
       std::vector<std::string> errs;
-      if (!phys::verifyProgram(*s.program, &s.kernel, errs)) {
+      if (!phys::verifyProgram(*s.program, kernel, errs)) {
         for (const std::string &e : errs)
           result.internalErrors.push_back("after " + name.str() + ": " + e);
         return false;
@@ -55,6 +57,7 @@ public:
 
 private:
   ConstructionState &s;
+  const kir::Kernel *kernel;
   const PipelineOptions &opts;
   PipelineResult &result;
   std::string last;
@@ -62,6 +65,35 @@ private:
 
 std::string programText(const ConstructionState &s) {
   return phys::programToString(*s.program);
+}
+
+/// The physical passes (docs/passes.md, Passes/Registry.h) the options
+/// select: the registry's default order or the given list, minus the
+/// disabled ones; each followed by the verifier.
+bool runPhysicalPasses(PassRunner &runner, const ConstructionState &s,
+                       const PipelineOptions &opts, PipelineResult &result) {
+  std::vector<const passes::PassInfo *> selected;
+  std::string error;
+  if (!passes::selectPasses(opts.passes, opts.disabledPasses,
+                            opts.physicalPasses, selected, error)) {
+    result.internalErrors.push_back(error);
+    return false;
+  }
+  auto program = [&s]() { return programText(s); };
+  for (const passes::PassInfo *p : selected)
+    if (!runner.run(p->name, p->run, program, true))
+      return false;
+  return true;
+}
+
+/// Moves what the passes produced into the result.
+void finish(ConstructionState &s, bool ok, PipelineResult &result) {
+  result.remarks = s.remarks;
+  if (ok) // a rejected kernel loses nothing worth a warning
+    result.serializations = lostParallelism(s);
+  result.errors = s.errors;
+  if (ok)
+    result.program = std::move(s.program);
 }
 
 } // namespace
@@ -87,7 +119,7 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
     }
   }
   ConstructionState s(expanded ? *expanded : kernel);
-  PassRunner passes(s, opts, result);
+  PassRunner passes(s, &s.kernel, opts, result);
   auto text = [&](void (*printer)(llvm::raw_ostream &, const ConstructionState &)) {
     return [&s, printer]() {
       std::string out;
@@ -98,30 +130,36 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   };
   auto program = [&s]() { return programText(s); };
 
+  // Construction (docs/construction.md), then the registered physical
+  // passes, each followed by the verifier.
   bool ok = passes.run("build-worksets", buildWorksets, text(printWorksets), false) &&
             passes.run("form-groups", formGroups, text(printGroups), false) &&
             passes.run("place-buffers", placeBuffers, text(printGroups), false) &&
             passes.run("assign-program-space", assignProgramSpace, program, false) &&
-            passes.run("emit-physical", emitPhysical, program, true);
-  // Physical passes (docs/passes.md), each followed by the verifier. The
-  // mapping passes come first: the atomic scope depends on the final mapping.
-  if (ok && opts.physicalPasses)
-    ok = passes.run("grid-reduce", intent::passes::gridReduce, program, true) &&
-         passes.run("cta-rows", intent::passes::ctaRows, program, true) &&
-         passes.run("row-cache", intent::passes::rowCache, program, true) &&
-         passes.run("widen", intent::passes::widen, program, true);
-  if (ok)
-    ok = passes.run("atomic-scopes",
-                    [](ConstructionState &st) {
-                      phys::assignAtomicScopes(*st.program, st.remarks);
-                    },
-                    program, true);
+            passes.run("emit-physical", emitPhysical, program, true) &&
+            runPhysicalPasses(passes, s, opts, result);
+  finish(s, ok, result);
+  return result;
+}
 
-  result.remarks = s.remarks;
-  if (ok) // a rejected kernel loses nothing worth a warning
-    result.serializations = lostParallelism(s);
-  result.errors = s.errors;
-  if (ok)
-    result.program = std::move(s.program);
+PipelineResult intent::runPasses(std::unique_ptr<phys::Program> program,
+                                 const PipelineOptions &opts) {
+  PipelineResult result;
+  // No KIR: the state holds only the program (its kernel is empty and the
+  // verifier runs without the coverage check).
+  kir::Kernel none;
+  ConstructionState s(none);
+  s.program = std::move(program);
+  if (opts.verifyEach) {
+    std::vector<std::string> errs;
+    if (!phys::verifyProgram(*s.program, nullptr, errs)) {
+      for (const std::string &e : errs)
+        result.internalErrors.push_back("input: " + e);
+      return result;
+    }
+  }
+  PassRunner passes(s, nullptr, opts, result);
+  bool ok = runPhysicalPasses(passes, s, opts, result);
+  finish(s, ok, result);
   return result;
 }
