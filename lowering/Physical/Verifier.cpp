@@ -327,9 +327,6 @@ private:
   void verifyOp(const Op &op, bool inLoopBody) {
     if (!opIds.insert(op.id).second)
       opError("structure", op, "op id is not unique");
-    // [schema]: operand/result/region counts and attributes as the op
-    // table has them (OpTable.h); the per-op checks below add the types.
-    checkOpSchema(op, errors);
     for (const Value *v : op.operands)
       if (!visible.count(v))
         opError("structure", op, "operand %" + std::to_string(v->id) +
@@ -709,19 +706,24 @@ private:
 
 bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
                                  std::vector<std::string> &errors) {
-  size_t before = errors.size();
+  const size_t before = errors.size();
+  // [schema]: every op against its op table row (OpTable.h). It gates
+  // nothing: the per-op checks below say more about the same op (types,
+  // which structured/atomic rule is broken) and guard their own indexing.
+  walk(*p.body, [&](const Op &op) { checkOpSchema(op, errors); });
+  const size_t start = errors.size();
   StructureVerifier(p, errors).run();
-  const bool wellFormed = errors.size() == before;
+  const bool wellFormed = errors.size() == start;
   // Structured-op and effect checks assume a well-formed body.
-  if (errors.size() == before)
+  if (errors.size() == start)
     verifyStructuredOps(p, errors);
-  if (errors.size() == before)
+  if (errors.size() == start)
     verifyAtomics(p, errors);
   verifyCooperative(p, errors);
   if (wellFormed)
     verifyWiden(p, errors);
   verifyBuffers(p, errors);
-  if (errors.size() == before)
+  if (errors.size() == start)
     verifyEffects(p, kernel, errors);
   return errors.size() == before;
 }

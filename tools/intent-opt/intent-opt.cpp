@@ -63,6 +63,9 @@ bool physicalPasses = true;
 bool physInput = false;
 std::optional<std::vector<std::string>> passList;
 std::set<std::string> disabledPasses;
+/// --passes= or --disable-pass= was given (even empty): a .phys input then
+/// runs passes.
+bool passesAsked = false;
 
 bool parseArgs(int argc, char **argv) {
   bool haveInput = false;
@@ -91,11 +94,11 @@ bool parseArgs(int argc, char **argv) {
       else if (a == "phys")
         physInput = true;
       else if (a.consume_front("passes="))
-        passList = passes::splitPassList(a), runConstruct = true;
+        passList = passes::splitPassList(a), runConstruct = passesAsked = true;
       else if (a.consume_front("disable-pass=")) {
         for (std::string &n : passes::splitPassList(a))
           disabledPasses.insert(n);
-        runConstruct = true;
+        runConstruct = passesAsked = true;
       } else if (a == "list-passes") {
         for (const passes::PassInfo &p : passes::registeredPasses())
           llvm::outs() << p.name << (p.mapping ? "" : " (always)") << ": "
@@ -172,7 +175,7 @@ static int runOnPhysical(llvm::StringRef text) {
   PipelineOptions opts = pipelineOptions();
   // Passes run on a .phys input only when asked for: it may be a finished
   // program (printed after the whole pipeline) that should stay as it is.
-  if (!passList && disabledPasses.empty())
+  if (!passesAsked)
     opts.passes = std::vector<std::string>();
   int status = 0;
   std::vector<std::unique_ptr<phys::Program>> programs;
