@@ -268,7 +268,8 @@ struct Buffer {
   int64_t workspaceOffset = -1;
   /// Invocation workspace that the kernel itself leaves all-zero when it
   /// ends (grid-reduce's partials and arrival counter), so the runtime
-  /// zeroes it once per allocation instead of once per launch.
+  /// zeroes it once per allocation instead of once per launch. Printed
+  /// `kept_zero`.
   bool keptZero = false;
 };
 

@@ -16,9 +16,12 @@
 //   }
 //
 // Op lines follow KIR's layout: `[results =] name operands [{attrs}]
-// [: types] [access] [loc] [origin]`, then one `{ ... }` per region with
-// `^(%id: type, ...):` listing block arguments. Load/store print their
-// coordinates as `%view[%c0, ...]` and their access relation.
+// [: types] [access] [acc] [loc] [origin]`, then one `{ ... }` per region
+// with `^(%id: type, ...):` listing block arguments. Op names, the operand
+// layout and region names come from the op table (OpTable.h): memory
+// accesses print their coordinates as `%view[%c0, ...]`, then their value
+// operands, and their access relation (printAccess). Parser.cpp reads this
+// form back; print(parse(text)) == text.
 //
 //===----------------------------------------------------------------------===//
 
