@@ -274,7 +274,8 @@ struct Buffer {
   int64_t workspaceOffset = -1;
   /// Invocation workspace that the kernel itself leaves all-zero when it
   /// ends (grid-reduce's partials and arrival counter), so the runtime
-  /// zeroes it once per allocation instead of once per launch.
+  /// zeroes it once per allocation instead of once per launch. Printed
+  /// `kept_zero`.
   bool keptZero = false;
 };
 
@@ -376,13 +377,17 @@ enum class Opcode : uint8_t {
   /// reduction, widen) do not apply to an instance that prints there.
   Print,
 };
+/// The op's printed name (its op table row, Physical/OpTable.h, which also
+/// has its operand/result/region arity and attribute schema).
 llvm::StringRef opcodeName(Opcode op);
 /// atomic and atomic_cas.
 bool isAtomic(Opcode op);
 /// Whether a `print` op is anywhere in the region tree.
 bool containsPrint(const Region &r);
+/// From the op table.
 bool isTerminator(Opcode op);
-/// Ops without memory or control effects (safe to recompute).
+/// Ops without memory or control effects (safe to recompute); from the op
+/// table.
 bool isPure(Opcode op);
 
 /// How an access is known to stay inside its resource.
@@ -424,6 +429,8 @@ struct AccessInfo {
   std::vector<unsigned> kirViewChain;
 };
 
+/// An op attribute's value; its name, kind and allowed values are in the
+/// op's table row (Physical/OpTable.h).
 using AttrValue = std::variant<int64_t, double, bool, std::string>;
 struct NamedAttr {
   std::string name;

@@ -13,6 +13,9 @@
 //                row-major delinearize of id - O_g by the segment's extents
 //   [structure]  SSA dominance, terminators, break/continue targets, yields:
 //                the program is interpretable on its own
+//   [schema]     every op agrees with its op table row (OpTable.h):
+//                operand, result and region counts; no unknown attribute,
+//                each of its kind, enum values allowed, required ones present
 //   [types]      every value has a legal physical type for its op
 //   [attrs]      every op carries the attributes it needs to execute
 //   [access]     every load/store addresses a root view or buffer with one
