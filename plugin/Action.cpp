@@ -16,6 +16,7 @@
 #include "Outputs.h"
 
 #include "KIR/KIR.h"
+#include "Passes/Registry.h"
 #include "Pipeline/Pipeline.h"
 
 #include "clang/AST/Attr.h"
@@ -154,6 +155,8 @@ public:
       const FunctionDecl *fd = kernelDecls[i];
       PipelineOptions pipelineOptions;
       pipelineOptions.physicalPasses = opts.physicalPasses;
+      pipelineOptions.passes = opts.passes;
+      pipelineOptions.disabledPasses = opts.disabledPasses;
       PipelineResult r = runPipeline(k, pipelineOptions);
       FileID file = sm.getFileID(sm.getExpansionLoc(fd->getLocation()));
       auto at = [&](kir::Loc l) {
@@ -242,6 +245,23 @@ bool intent::plugin::parseOptions(DiagnosticsEngine &de,
       opts.remarks = true;
     } else if (arg == "no-physical-passes") {
       opts.physicalPasses = false;
+    } else if (arg.starts_with("passes=") ||
+               arg.starts_with("disable-pass=")) {
+      llvm::StringRef list = arg.split('=').second;
+      if (arg.starts_with("passes="))
+        opts.passes = passes::splitPassList(list);
+      else
+        for (std::string &n : passes::splitPassList(list))
+          opts.disabledPasses.insert(n);
+      std::vector<const passes::PassInfo *> selected;
+      std::string why;
+      if (!passes::selectPasses(opts.passes, opts.disabledPasses, true,
+                                selected, why)) {
+        ok = false;
+        de.Report(de.getDiagnosticIDs()->getCustomDiagID(
+            DiagnosticIDs::Error, msg::BadPassList))
+            << arg << why;
+      }
     } else if (arg.consume_front("stop-after=")) {
       if (arg == "kir")
         opts.stopAfterKir = true;

@@ -17,6 +17,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,10 @@ struct Options {
   bool remarks = false;
   bool stopAfterKir = false;
   bool physicalPasses = true; ///< no-physical-passes turns them off
+  /// passes=a,b: exactly these physical passes (Passes/Registry.h).
+  std::optional<std::vector<std::string>> passes;
+  /// disable-pass=x,y (repeatable): passes dropped, for bisecting.
+  std::set<std::string> disabledPasses;
   std::string outDir; ///< stored for the output phase
   /// `W...` plugin arguments about Intent's warning group, in order (the
   /// driver passes -Wno-intent-serialization etc. this way, so that clang

@@ -34,7 +34,11 @@ inline constexpr const char *AttrHasArgs =
     "'intent::kernel' takes no arguments";
 inline constexpr const char *UnknownPluginArg =
     "unknown Intent plugin argument '%0' (expected dump=kir, dump=phys, "
-    "stop-after=kir, out=DIR, remarks or no-physical-passes)";
+    "stop-after=kir, out=DIR, remarks, no-physical-passes, passes=LIST or "
+    "disable-pass=LIST)";
+/// %0: the argument, %1: "unknown pass 'x' (known passes: ...)".
+inline constexpr const char *BadPassList =
+    "bad Intent plugin argument '%0': %1";
 inline constexpr const char *BadStopAfterValue =
     "unknown value '%0' for -fplugin-arg-intent-stop-after (expected 'kir')";
 inline constexpr const char *BadDumpValue =

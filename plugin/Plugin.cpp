@@ -11,6 +11,10 @@
 //                                  KIR: no construction, no outputs
 //   -fplugin-arg-intent-no-physical-passes  emit the constructed program as
 //                                  is (no grid-reduce, ...; docs/passes.md)
+//   -fplugin-arg-intent-passes=a,b run exactly these physical passes
+//                                  (Passes/Registry.h) after construction
+//   -fplugin-arg-intent-disable-pass=x,y  drop passes from the default
+//                                  pipeline (repeatable), for bisecting
 //
 //===----------------------------------------------------------------------===//
 

@@ -6,6 +6,7 @@
 #include "Construction/LaunchLowering.h"
 #include "Construction/ViewRelations.h"
 #include "KIR/Atomic.h"
+#include "Physical/InBounds.h"
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -63,8 +64,11 @@ public:
   void run() {
     phys::Block &entry = p.body->block;
     b.setInsertionBlock(&entry);
+    // The dispatch skeleton (program_id, the round-up guard, return) stands
+    // for no KIR op.
     b.origin = phys::Origin();
     b.origin.kernel = s.kernel.id;
+    b.origin.synth = "construction";
     b.loc = s.kernel.loc;
     pid = b.create(Opcode::ProgramId, {}, {phys::Type::index()})->result();
     phys::Value *total = b.launchValue(p.total);
@@ -85,6 +89,7 @@ public:
     b.create(Opcode::Return, {}, {});
     addBuffers();
     compactLaunchExprs(p);
+    markProvenAccesses();
   }
 
 private:
@@ -97,6 +102,19 @@ private:
   /// to a narrower integer the launch checks (Unit::narrowed): KIR index ->
   /// the decoded coordinate.
   llvm::DenseMap<const kir::Value *, phys::Value *> checkedCoords;
+
+  /// Accesses whose coordinates provably stay inside the view or buffer
+  /// (Physical/InBounds.h) are `proven` instead of `assumed`: the checked
+  /// kernel variant then skips their run-time bounds check.
+  void markProvenAccesses() {
+    phys::walkMutable(*p.body, [&](phys::Op &op) {
+      bool access = op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+                    phys::isAtomic(op.opcode);
+      if (access && op.access.bounds == phys::Bounds::Assumed &&
+          phys::whyNotInBounds(p, op).empty())
+        op.access.bounds = phys::Bounds::Proven;
+    });
+  }
 
   void setOrigin(const kir::Op &op) {
     b.loc = op.loc;

@@ -405,7 +405,10 @@ std::string ProgramEmitter::elementRef(const Op &op) {
 std::string ProgramEmitter::boundsCondition(const Op &op) {
   const Value *mem = op.memory();
   llvm::ArrayRef<Value *> coords = op.coords();
-  if (mem->type.isBuffer() || coords.empty())
+  // A proven access (Physical/InBounds.h) cannot leave its view: the
+  // checked device variant skips it (the host forms keep every check).
+  if (mem->type.isBuffer() || coords.empty() ||
+      (op.access.bounds == Bounds::Proven && !hostSerial))
     return "";
   int param = -1;
   for (unsigned i = 0; i < p.params.size(); ++i)
@@ -642,7 +645,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       os << over->second << " = " << name(op.storedValue()) << ";\n";
       return;
     }
-    if (op.access.active == "leader" && p.scope == ExecScope::CTA &&
+    if (op.access.active == ActiveSet::Leader && p.scope == ExecScope::CTA &&
         !hostSerial)
       os << "if (::intent::rt::cta_thread() == 0) ";
     if (const Value *g = op.guard())

@@ -217,11 +217,12 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
     if (o.opcode == Opcode::For)
       o.setAttr("dist", std::string("cta"));
     if (o.opcode == Opcode::Load || o.opcode == Opcode::Store)
-      o.access.active = o.opcode == Opcode::Store ? "leader" : "all";
+      o.access.active =
+          o.opcode == Opcode::Store ? ActiveSet::Leader : ActiveSet::All;
     for (auto &r : o.regions)
       walkMutable(*r, [&](Op &inner) {
         if (inner.opcode == Opcode::Load || inner.opcode == Opcode::Store)
-          inner.access.active = "thread";
+          inner.access.active = ActiveSet::Thread;
       });
     auto consider = [&](Op &l, const Op &top) {
       if (l.opcode != Opcode::Load)

@@ -293,14 +293,14 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
     if (op.get() == target) {
       walkMutable(*target->regions[ValueRegion], [](Op &o) {
         if (o.opcode == Opcode::Load)
-          o.access.active = "thread";
+          o.access.active = ActiveSet::Thread;
       });
       after = true;
       continue;
     }
     std::function<void(Op &)> mark = [&](Op &o) {
       if (o.opcode == Opcode::Load || o.opcode == Opcode::Store)
-        o.access.active = after ? "leader" : "all";
+        o.access.active = after ? ActiveSet::Leader : ActiveSet::All;
       for (auto &sub : o.regions)
         for (auto &inner : sub->block.ops)
           mark(*inner);

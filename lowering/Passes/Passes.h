@@ -6,6 +6,7 @@
 // and is followed by the construction verifier (Pipeline.cpp). A pass sees
 // the program and the sink only, never the construction state: this layer
 // sits beside Construction, not above it (docs/architecture.md, "Layers").
+// Passes/Registry.h names them and fixes the default order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +55,11 @@ std::string applyRowCache(phys::Program &p, std::string &what);
 /// step, a capped program count and a grid-stride traversal.
 void widen(phys::Program &p, phys::RemarkSink &sink);
 std::string applyWiden(phys::Program &p, std::string &what);
+
+/// Atomic scopes (AtomicScopes.cpp, Physical/AtomicScope.h): every atomic
+/// gets the hardware scope that covers its buffer's sharing domain. Runs
+/// after the mapping passes, whose choices can change that domain.
+void atomicScopes(phys::Program &p, phys::RemarkSink &sink);
 
 /// Threads per CTA of the cooperative programs the passes create.
 constexpr int kCtaThreads = 256;

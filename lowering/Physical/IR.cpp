@@ -179,156 +179,27 @@ llvm::StringRef intent::phys::boundsName(Bounds b) {
     return "assumed";
   case Bounds::Guarded:
     return "guarded";
+  case Bounds::Proven:
+    return "proven";
   }
   llvm_unreachable("bad bounds");
 }
 
-llvm::StringRef intent::phys::opcodeName(Opcode op) {
-  switch (op) {
-  case Opcode::ProgramId:
-    return "program_id";
-  case Opcode::LaunchValue:
-    return "launch_value";
-  case Opcode::Segment:
-    return "segment";
-  case Opcode::Delinearize:
-    return "delinearize";
-  case Opcode::Constant:
-    return "constant";
-  case Opcode::Add:
-    return "add";
-  case Opcode::Sub:
-    return "sub";
-  case Opcode::Mul:
-    return "mul";
-  case Opcode::Div:
-    return "div";
-  case Opcode::Rem:
-    return "rem";
-  case Opcode::Neg:
-    return "neg";
-  case Opcode::BitAnd:
-    return "bitand";
-  case Opcode::BitOr:
-    return "bitor";
-  case Opcode::BitXor:
-    return "bitxor";
-  case Opcode::BitNot:
-    return "bitnot";
-  case Opcode::Shl:
-    return "shl";
-  case Opcode::Shr:
-    return "shr";
-  case Opcode::Not:
-    return "not";
-  case Opcode::Min:
-    return "min";
-  case Opcode::Max:
-    return "max";
-  case Opcode::Cmp:
-    return "cmp";
-  case Opcode::Select:
-    return "select";
-  case Opcode::Cast:
-    return "cast";
-  case Opcode::Math:
-    return "math";
-  case Opcode::Extent:
-    return "extent";
-  case Opcode::Stride:
-    return "stride";
-  case Opcode::Alloc:
-    return "alloc";
-  case Opcode::Load:
-    return "load";
-  case Opcode::Store:
-    return "store";
-  case Opcode::If:
-    return "if";
-  case Opcode::Loop:
-    return "loop";
-  case Opcode::For:
-    return "for";
-  case Opcode::Reduce:
-    return "reduce";
-  case Opcode::Scan:
-    return "scan";
-  case Opcode::ArgReduce:
-    return "argreduce";
-  case Opcode::RegionFold:
-    return "region_fold";
-  case Opcode::RegionScan:
-    return "region_scan";
-  case Opcode::Yield:
-    return "yield";
-  case Opcode::Condition:
-    return "condition";
-  case Opcode::Break:
-    return "break";
-  case Opcode::Continue:
-    return "continue";
-  case Opcode::Return:
-    return "return";
-  case Opcode::Rng:
-    return "rng";
-  case Opcode::Atomic:
-    return "atomic";
-  case Opcode::AtomicCas:
-    return "atomic_cas";
-  case Opcode::GridReduce:
-    return "grid_reduce";
-  case Opcode::Print:
-    return "print";
+llvm::StringRef intent::phys::activeSetName(ActiveSet a) {
+  switch (a) {
+  case ActiveSet::Self:
+    return "self";
+  case ActiveSet::All:
+    return "all";
+  case ActiveSet::Thread:
+    return "thread";
+  case ActiveSet::Leader:
+    return "leader";
   }
-  llvm_unreachable("bad opcode");
+  llvm_unreachable("bad active set");
 }
 
-bool intent::phys::isTerminator(Opcode op) {
-  switch (op) {
-  case Opcode::Yield:
-  case Opcode::Condition:
-  case Opcode::Break:
-  case Opcode::Continue:
-  case Opcode::Return:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool intent::phys::isPure(Opcode op) {
-  switch (op) {
-  case Opcode::ProgramId:
-  case Opcode::LaunchValue:
-  case Opcode::Delinearize:
-  case Opcode::Constant:
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Div:
-  case Opcode::Rem:
-  case Opcode::Neg:
-  case Opcode::BitAnd:
-  case Opcode::BitOr:
-  case Opcode::BitXor:
-  case Opcode::BitNot:
-  case Opcode::Shl:
-  case Opcode::Shr:
-  case Opcode::Not:
-  case Opcode::Min:
-  case Opcode::Max:
-  case Opcode::Cmp:
-  case Opcode::Select:
-  case Opcode::Cast:
-  case Opcode::Math:
-  case Opcode::Extent:
-  case Opcode::Stride:
-  case Opcode::Rng:
-    return true;
-  default:
-    return false;
-  }
-}
+// opcodeName, isTerminator and isPure come from the op table (OpTable.cpp).
 
 //===----------------------------------------------------------------------===//
 // Ops

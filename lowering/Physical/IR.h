@@ -106,12 +106,18 @@ std::string typeToString(const Type &t);
 //===----------------------------------------------------------------------===//
 
 /// A reference to the KIR entity a physical entity came from. -1 = none.
+/// An op that stands for no KIR op (the dispatch skeleton: program_id, the
+/// round-up guard, return) names the stage that synthesized it in `synth`
+/// instead; the verifier requires one of the two on every op ([origin]).
 struct Origin {
   int kernel = -1;
   int op = -1;     ///< KIR OpID
   int value = -1;  ///< KIR ValueID
   int region = -1; ///< KIR RegionID
   int arg = -1;    ///< block argument position in `region`
+  /// "construction" or a pass name: the op was synthesized there and has no
+  /// KIR op. Empty when `op` names one.
+  std::string synth;
   bool empty() const { return op < 0 && value < 0 && region < 0; }
 };
 
@@ -268,7 +274,8 @@ struct Buffer {
   int64_t workspaceOffset = -1;
   /// Invocation workspace that the kernel itself leaves all-zero when it
   /// ends (grid-reduce's partials and arrival counter), so the runtime
-  /// zeroes it once per allocation instead of once per launch.
+  /// zeroes it once per allocation instead of once per launch. Printed
+  /// `kept_zero`.
   bool keptZero = false;
 };
 
@@ -370,23 +377,43 @@ enum class Opcode : uint8_t {
   /// reduction, widen) do not apply to an instance that prints there.
   Print,
 };
+/// The op's printed name (its op table row, Physical/OpTable.h, which also
+/// has its operand/result/region arity and attribute schema).
 llvm::StringRef opcodeName(Opcode op);
 /// atomic and atomic_cas.
 bool isAtomic(Opcode op);
 /// Whether a `print` op is anywhere in the region tree.
 bool containsPrint(const Region &r);
+/// From the op table.
 bool isTerminator(Opcode op);
-/// Ops without memory or control effects (safe to recompute).
+/// Ops without memory or control effects (safe to recompute); from the op
+/// table.
 bool isPure(Opcode op);
 
 /// How an access is known to stay inside its resource.
 enum class Bounds : uint8_t {
   Unknown,  ///< invalid in a verified program
-  Assumed,  ///< the author's contract (the header asserts it); canonical
-            ///< assume_in_bounds
+  Assumed,  ///< the author's contract (the header asserts it; checked at run
+            ///< time under INTENT_CHECK=bounds); canonical assume_in_bounds
   Guarded,  ///< the access's guard operand implies in-bounds
+  Proven,   ///< every coordinate's range lies inside the resource's extent
+            ///< (Physical/InBounds.h); the verifier re-proves it
 };
 llvm::StringRef boundsName(Bounds b);
+
+/// The active member set of an access: which members of the executing scope
+/// (Program::scope) perform it. A thread-scope program has one member per
+/// instance, so its accesses are `Self`; the others exist only in
+/// cooperative (cta) programs, where every thread runs the instance's code
+/// (docs/physical-ir.md §5.3 gives the verifier's rules).
+enum class ActiveSet : uint8_t {
+  Self,   ///< the single member of a thread-scope instance
+  All,    ///< every thread of the CTA performs the same load (uniform)
+  Thread, ///< each thread its own members, in a distributed region
+  Leader, ///< thread 0 of the CTA only (stores, and the code after a
+          ///< grid_reduce's reduction)
+};
+llvm::StringRef activeSetName(ActiveSet a);
 
 /// The explicit access relation of a load/store (design.md §4.4).
 struct AccessInfo {
@@ -394,7 +421,7 @@ struct AccessInfo {
   bool hasGuard = false; ///< last operand is a bool validity predicate
   /// Active member set of the execution scope performing the access. For
   /// exec scope thread it is `self`: the single program instance.
-  std::string active = "self";
+  ActiveSet active = ActiveSet::Self;
   /// Provenance: the KIR load/store op, the KIR values that were its
   /// coordinates, and the KIR subview ops composed into the coordinates.
   int kirOp = -1;
@@ -402,6 +429,8 @@ struct AccessInfo {
   std::vector<unsigned> kirViewChain;
 };
 
+/// An op attribute's value; its name, kind and allowed values are in the
+/// op's table row (Physical/OpTable.h).
 using AttrValue = std::variant<int64_t, double, bool, std::string>;
 struct NamedAttr {
   std::string name;

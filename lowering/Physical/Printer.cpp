@@ -16,13 +16,17 @@
 //   }
 //
 // Op lines follow KIR's layout: `[results =] name operands [{attrs}]
-// [: types] [access] [loc] [origin]`, then one `{ ... }` per region with
-// `^(%id: type, ...):` listing block arguments. Load/store print their
-// coordinates as `%view[%c0, ...]` and their access relation.
+// [: types] [access] [acc] [loc] [origin]`, then one `{ ... }` per region
+// with `^(%id: type, ...):` listing block arguments. Op names, the operand
+// layout and region names come from the op table (OpTable.h): memory
+// accesses print their coordinates as `%view[%c0, ...]`, then their value
+// operands, and their access relation (printAccess). Parser.cpp reads this
+// form back; print(parse(text)) == text.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Physical/IR.h"
+#include "Physical/OpTable.h"
 
 #include <cmath>
 #include <cstdio>
@@ -208,22 +212,33 @@ private:
       printIdList(os, b.readerGroups, "");
       if (b.sharing != Sharing::None)
         os << " sharing " << sharingName(b.sharing);
+      if (b.keptZero)
+        os << " kept_zero";
       os << "\n";
     }
   }
 
   void printOrigin(const Op &op) {
-    if (!withLocs || op.origin.op < 0)
+    if (!withLocs)
       return;
+    if (op.origin.op < 0) {
+      if (!op.origin.synth.empty())
+        os << " origin(synth " << op.origin.synth << ")";
+      return;
+    }
     os << " origin(op " << op.origin.op;
     if (op.origin.arg >= 0)
       os << ", arg " << op.origin.arg;
     os << ")";
   }
 
+  /// The whole AccessInfo of a load/store/atomic, in the syntax of
+  /// docs/physical-ir.md §5.3 (the only place it is printed):
+  /// ` access(BOUNDS, ACTIVE) [prov(op N[; coords %a, ...][; views op P, ...])]`.
   void printAccess(const Op &op) {
     const AccessInfo &a = op.access;
-    os << " access(" << boundsName(a.bounds) << ", " << a.active << ")";
+    os << " access(" << boundsName(a.bounds) << ", "
+       << activeSetName(a.active) << ")";
     if (a.kirOp < 0)
       return;
     os << " prov(op " << a.kirOp;
@@ -270,19 +285,17 @@ private:
         os << (i ? ", " : "") << "%" << op.results[i]->id;
       os << " = ";
     }
-    os << opcodeName(op.opcode);
-    bool isAccess = op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
-                    isAtomic(op.opcode);
+    const OpInfo &info = opInfo(op.opcode);
+    os << info.name;
+    bool isAccess = info.hasAccess();
     if (isAccess) {
       os << " %" << op.memory()->id << "[";
       llvm::ArrayRef<Value *> cs = op.coords();
       for (unsigned i = 0; i < cs.size(); ++i)
         os << (i ? ", %" : "%") << cs[i]->id;
       os << "]";
-      if (op.opcode == Opcode::Store || isAtomic(op.opcode))
-        os << ", %" << op.storedValue()->id;
-      if (op.opcode == Opcode::AtomicCas)
-        os << ", %" << op.operands[2]->id;
+      for (unsigned i = 1; i <= info.accessValues; ++i)
+        os << ", %" << op.operands[i]->id;
       if (Value *g = op.guard())
         os << " guard(%" << g->id << ")";
     } else {
@@ -312,7 +325,9 @@ private:
     printLoc(op.loc);
     printOrigin(op);
     for (unsigned r = 0; r < op.regions.size(); ++r) {
-      os << (op.opcode == Opcode::If && r == 1 ? " else {\n" : " {\n");
+      // The op table names the regions; only `if`'s second one is spelled.
+      bool isElse = r < info.regions.size() && info.regions[r] == "else";
+      os << (isElse ? " else {\n" : " {\n");
       const Block &b = op.regions[r]->block;
       if (!b.args.empty()) {
         indent(depth);

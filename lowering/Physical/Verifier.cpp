@@ -1,7 +1,8 @@
 //===- Verifier.cpp - Construction verifier: structure, types, launch ------===//
 //
 // The structural half of the construction verifier ([scope] [launch]
-// [segments] [dispatch] [structure] [types] [attrs] [access] [buffers]);
+// [segments] [dispatch] [structure] [schema] [types] [attrs] [access]
+// [buffers]);
 // VerifierStructured.cpp holds the [structured] checks, VerifierEffects.cpp
 // the effect checks.
 //
@@ -11,6 +12,7 @@
 
 #include "KIR/Print.h"
 
+#include "Physical/OpTable.h"
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -610,10 +612,9 @@ private:
         opError("access", op, "guarded access without a bool guard operand");
       break;
     case Bounds::Assumed:
+    case Bounds::Proven: // re-proven by [bounds] (VerifierAccess.cpp)
       break;
     }
-    if (op.access.active.empty())
-      opError("access", op, "has no active member set");
     if (op.access.kirOp < 0)
       opError("access", op, "has no provenance (KIR op)");
     Type elem = Type::scalar(mt.elem);
@@ -704,19 +705,27 @@ private:
 
 bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
                                  std::vector<std::string> &errors) {
-  size_t before = errors.size();
+  const size_t before = errors.size();
+  // [schema]: every op against its op table row (OpTable.h). It gates
+  // nothing: the per-op checks below say more about the same op (types,
+  // which structured/atomic rule is broken) and guard their own indexing.
+  walk(*p.body, [&](const Op &op) { checkOpSchema(op, errors); });
+  const size_t start = errors.size();
   StructureVerifier(p, errors).run();
-  const bool wellFormed = errors.size() == before;
+  const bool wellFormed = errors.size() == start;
   // Structured-op and effect checks assume a well-formed body.
-  if (errors.size() == before)
+  if (errors.size() == start)
     verifyStructuredOps(p, errors);
-  if (errors.size() == before)
+  if (errors.size() == start)
     verifyAtomics(p, errors);
   verifyCooperative(p, errors);
   if (wellFormed)
     verifyWiden(p, errors);
   verifyBuffers(p, errors);
-  if (errors.size() == before)
+  if (errors.size() == start)
     verifyEffects(p, kernel, errors);
+  // Last, so that a broken access still gets the effect checks above.
+  if (wellFormed)
+    verifyAccesses(p, kernel, errors);
   return errors.size() == before;
 }

@@ -13,10 +13,24 @@
 //                row-major delinearize of id - O_g by the segment's extents
 //   [structure]  SSA dominance, terminators, break/continue targets, yields:
 //                the program is interpretable on its own
+//   [schema]     every op agrees with its op table row (OpTable.h):
+//                operand, result and region counts; no unknown attribute,
+//                each of its kind, enum values allowed, required ones present
 //   [types]      every value has a legal physical type for its op
 //   [attrs]      every op carries the attributes it needs to execute
 //   [access]     every load/store addresses a root view or buffer with one
 //                typed i64 coordinate per dimension, validity and provenance
+//   [bounds]     every access claimed `proven` in bounds is re-proven from
+//                the ranges of its coordinates (Physical/InBounds.h)
+//   [active]     the active member set fits the exec scope and the place of
+//                the access (self in thread programs; all / thread / leader
+//                in cta programs, `thread` exactly in distributed regions,
+//                `all` only for loads)
+//   [origin]     every op names its KIR op (one the kernel has) or the
+//                stage that synthesized it
+//   [provenance] (with the KIR kernel) an access's recorded KIR op, KIR
+//                coordinates, view chain and root agree with the KIR access,
+//                and uncomposed coordinates equal the KIR ones
 //   [buffers]    scope, init mode / first-write obligation, lifetime owner
 //   [ownership]  writer/reader groups and ownership mode match the accesses
 //   [conflicts]  no two instances of a parallel segment may touch an element
@@ -46,8 +60,7 @@
 //                it, shuffle-able accumulator types, a kept-zero invocation
 //                workspace and shared memory big enough; cta-rows: `dist`
 //                only on reduce/argreduce/parallel fors directly in a segment
-//                of a cta program, leader stores, per-thread accesses in
-//                distributed regions, no view both written and read by the
+//                of a cta program, no view both written and read by the
 //                instance, staged loads of row r of a staged parameter
 //
 //===----------------------------------------------------------------------===//
@@ -88,6 +101,11 @@ void verifyAtomics(const Program &p, std::vector<std::string> &errors);
 /// Local buffer checks ([buffer-scope], [buffer-instance], [buffer-init],
 /// [buffer-ownership], VerifierBuffers.cpp); called by verifyProgram.
 void verifyBuffers(const Program &p, std::vector<std::string> &errors);
+
+/// Access and origin checks ([bounds], [active], [origin], [provenance],
+/// VerifierAccess.cpp); called by verifyProgram on a well-formed body.
+void verifyAccesses(const Program &p, const kir::Kernel *kernel,
+                    std::vector<std::string> &errors);
 
 /// Effect checks ([ownership], [conflicts], [dependences], [coverage]);
 /// called by verifyProgram.

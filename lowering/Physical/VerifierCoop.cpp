@@ -324,9 +324,8 @@ private:
                         " bytes of shared scratch per CTA, the program has " +
                         std::to_string(p.sharedBytes));
     }
-    // Accesses: stores at the top of the instance by one thread, accesses
-    // in distributed regions by each thread; a view the instance writes is
-    // never read by it (no barrier orders them across threads).
+    // A view the instance writes is never read by it (no barrier orders
+    // them across threads).
     std::set<const Value *> loaded, stored;
     walk(*seg->regions[0], [&](const Op &a) {
       if (a.opcode == Opcode::Load)
@@ -338,19 +337,8 @@ private:
       if (loaded.count(v))
         opError(op, "its instance reads a view it writes; threads of the CTA "
                     "are not ordered between a store and a load");
-    for (const auto &top : seg->regions[0]->block.ops) {
-      if (top->opcode == Opcode::Store && top->access.active != "leader")
-        opError(*top, "a store at the top of a distributed instance is done "
-                      "by one thread (active `leader`)");
-      if (top->attr("dist"))
-        for (const auto &r : top->regions)
-          walk(*r, [&](const Op &a) {
-            if ((a.opcode == Opcode::Load || a.opcode == Opcode::Store) &&
-                a.access.active != "thread")
-              opError(a, "an access in a distributed region is done by each "
-                         "thread (active `thread`)");
-          });
-    }
+    // Who performs each access (leader stores, per-thread accesses in the
+    // distributed regions) is [active] (VerifierAccess.cpp).
   }
 
   void verifyStaged(const Op &op) {

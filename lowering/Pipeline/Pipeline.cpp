@@ -9,8 +9,8 @@
 #include "Construction/Serialization.h"
 #include "Construction/Worksets.h"
 #include "KIR/Contract.h"
-#include "Physical/AtomicScope.h"
-#include "Passes/Passes.h"
+#include "Passes/Registry.h"
+#include "Physical/Remarks.h"
 #include "Physical/Verifier.h"
 
 #include <functional>
@@ -20,17 +20,27 @@ using namespace intent::construct;
 
 namespace {
 
+/// Runs the pipeline one step at a time: logs the step, prints what it left
+/// under --print-after-all, stops on a user error, and runs the verifier
+/// after every step that produced or changed the program.
 class PassRunner {
 public:
-  PassRunner(ConstructionState &s, const PipelineOptions &o, PipelineResult &r)
-      : s(s), opts(o), result(r) {}
+  /// `program`: what the steps build (empty until emit-physical) and
+  /// rewrite. `errors`: construction's user errors, which stop the pipeline
+  /// (null where only physical passes run: they report none). `kernel`: the
+  /// KIR the program was built from (the verifier's coverage check), or null
+  /// for a program read from text.
+  PassRunner(const std::unique_ptr<phys::Program> &program,
+             const std::vector<Diag> *errors, const kir::Kernel *kernel,
+             const PipelineOptions &o, PipelineResult &r)
+      : program(program), errors(errors), kernel(kernel), opts(o), result(r) {}
 
-  /// Runs one pass; returns false when the pipeline must stop.
-  bool run(llvm::StringRef name, const std::function<void(ConstructionState &)> &pass,
+  /// Runs one step; returns false when the pipeline must stop.
+  bool run(llvm::StringRef name, const std::function<void()> &step,
            const std::function<std::string()> &print, bool verifyProgram) {
     if (opts.log && !opts.printAfterAll)
       *opts.log << "// pass: " << name << "\n";
-    pass(s);
+    step();
     if (opts.printAfterAll && opts.log) {
       std::string text = print();
       *opts.log << "// -----// IR after " << name << " //----- //\n";
@@ -40,11 +50,11 @@ public:
         *opts.log << text;
       last = text;
     }
-    if (!s.errors.empty())
+    if (errors && !errors->empty())
       return false;
     if (verifyProgram && opts.verifyEach) {
       std::vector<std::string> errs;
-      if (!phys::verifyProgram(*s.program, &s.kernel, errs)) {
+      if (!phys::verifyProgram(*program, kernel, errs)) {
         for (const std::string &e : errs)
           result.internalErrors.push_back("after " + name.str() + ": " + e);
         return false;
@@ -53,26 +63,38 @@ public:
     return true;
   }
 
+  /// The physical passes (docs/passes.md, Passes/Registry.h) the options
+  /// select: the registry's default order (the mapping passes only with
+  /// PipelineOptions::physicalPasses) or the given list, minus the disabled
+  /// ones; each sees the program and `sink` only and is followed by the
+  /// verifier. An unknown pass name is an internal error.
+  bool runPhysicalPasses(phys::RemarkSink &sink) {
+    std::vector<const passes::PassInfo *> selected;
+    std::string error;
+    if (!passes::selectPasses(opts.passes, opts.disabledPasses,
+                              opts.physicalPasses, selected, error)) {
+      result.internalErrors.push_back(error);
+      return false;
+    }
+    for (const passes::PassInfo *p : selected)
+      if (!run(p->name, [&] { p->run(*program, sink); }, programText(), true))
+        return false;
+    return true;
+  }
+
+  /// The program's text, for --print-after-all.
+  std::function<std::string()> programText() const {
+    return [this] { return phys::programToString(*program); };
+  }
+
 private:
-  ConstructionState &s;
+  const std::unique_ptr<phys::Program> &program;
+  const std::vector<Diag> *errors;
+  const kir::Kernel *kernel;
   const PipelineOptions &opts;
   PipelineResult &result;
   std::string last;
 };
-
-/// A physical pass, run on the state: it sees the program and a sink into
-/// the state's remarks and findings, nothing else of construction.
-std::function<void(ConstructionState &)>
-physical(void (*pass)(phys::Program &, phys::RemarkSink &)) {
-  return [pass](ConstructionState &s) {
-    phys::RemarkSink sink(s.remarks, s.serializations);
-    pass(*s.program, sink);
-  };
-}
-
-std::string programText(const ConstructionState &s) {
-  return phys::programToString(*s.program);
-}
 
 } // namespace
 
@@ -97,7 +119,11 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
     }
   }
   ConstructionState s(expanded ? *expanded : kernel);
-  PassRunner passes(s, opts, result);
+  PassRunner passes(s.program, &s.errors, &s.kernel, opts, result);
+  // A construction step runs on the whole state.
+  auto on = [&s](void (*step)(ConstructionState &)) {
+    return [&s, step] { step(s); };
+  };
   auto text = [&](void (*printer)(llvm::raw_ostream &, const ConstructionState &)) {
     return [&s, printer]() {
       std::string out;
@@ -106,22 +132,21 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
       return out;
     };
   };
-  auto program = [&s]() { return programText(s); };
+  auto program = passes.programText();
+  // The physical passes see the program and this sink only: it appends to
+  // the state's remarks and findings, so that they keep the order in which
+  // construction and the passes made them, and lostParallelism() below
+  // sees the passes' findings next to construction's.
+  phys::RemarkSink sink(s.remarks, s.serializations);
 
-  bool ok = passes.run("build-worksets", buildWorksets, text(printWorksets), false) &&
-            passes.run("form-groups", formGroups, text(printGroups), false) &&
-            passes.run("place-buffers", placeBuffers, text(printGroups), false) &&
-            passes.run("assign-program-space", assignProgramSpace, program, false) &&
-            passes.run("emit-physical", emitPhysical, program, true);
-  // Physical passes (docs/passes.md), each followed by the verifier. The
-  // mapping passes come first: the atomic scope depends on the final mapping.
-  if (ok && opts.physicalPasses)
-    ok = passes.run("grid-reduce", physical(intent::passes::gridReduce), program, true) &&
-         passes.run("cta-rows", physical(intent::passes::ctaRows), program, true) &&
-         passes.run("row-cache", physical(intent::passes::rowCache), program, true) &&
-         passes.run("widen", physical(intent::passes::widen), program, true);
-  if (ok)
-    ok = passes.run("atomic-scopes", physical(phys::assignAtomicScopes), program, true);
+  // Construction (docs/construction.md), then the registered physical
+  // passes, each followed by the verifier.
+  bool ok = passes.run("build-worksets", on(buildWorksets), text(printWorksets), false) &&
+            passes.run("form-groups", on(formGroups), text(printGroups), false) &&
+            passes.run("place-buffers", on(placeBuffers), text(printGroups), false) &&
+            passes.run("assign-program-space", on(assignProgramSpace), program, false) &&
+            passes.run("emit-physical", on(emitPhysical), program, true) &&
+            passes.runPhysicalPasses(sink);
 
   result.remarks = s.remarks;
   if (ok) // a rejected kernel loses nothing worth a warning
@@ -129,5 +154,29 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   result.errors = s.errors;
   if (ok)
     result.program = std::move(s.program);
+  return result;
+}
+
+PipelineResult intent::runPasses(std::unique_ptr<phys::Program> program,
+                                 const PipelineOptions &opts) {
+  PipelineResult result;
+  // No KIR: the verifier runs without the coverage check.
+  if (opts.verifyEach) {
+    std::vector<std::string> errs;
+    if (!phys::verifyProgram(*program, nullptr, errs)) {
+      for (const std::string &e : errs)
+        result.internalErrors.push_back("input: " + e);
+      return result;
+    }
+  }
+  // No construction state either: the passes report to a sink of their own,
+  // and every finding they make is parallelism the program loses.
+  std::vector<Serialization> findings;
+  phys::RemarkSink sink(result.remarks, findings);
+  PassRunner passes(program, nullptr, nullptr, opts, result);
+  if (passes.runPhysicalPasses(sink)) {
+    result.serializations = std::move(findings);
+    result.program = std::move(program);
+  }
   return result;
 }

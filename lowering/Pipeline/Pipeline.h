@@ -1,9 +1,11 @@
 //===- Pipeline.h - KIR -> physical program, one pass at a time -*- C++ -*-===//
 //
 // The one pipeline function that the plugin and intent-opt call. It is a
-// straight list of passes (Pipeline.cpp); each is logged, the state can be
-// printed after every pass, and the construction verifier runs after every
-// pass that produces or changes the physical program.
+// straight list of passes (Pipeline.cpp): construction, then the registered
+// physical passes (Passes/Registry.h) in their default order or as the
+// options select; each is logged, the state can be printed after every
+// pass, and the construction verifier runs after every pass that produces
+// or changes the physical program.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +34,13 @@ struct PipelineOptions {
   /// Run the physical passes after construction (docs/passes.md); off for
   /// debugging and for differential runs against the constructed program.
   bool physicalPasses = true;
+  /// Run exactly these physical passes (registry names, Passes/Registry.h),
+  /// in this order, instead of the default pipeline (intent-opt --passes=,
+  /// -fplugin-arg-intent-passes=). physicalPasses does not filter them.
+  std::optional<std::vector<std::string>> passes;
+  /// Registered passes not to run (intent-opt --disable-pass=,
+  /// -fplugin-arg-intent-disable-pass=): for bisecting a miscompile.
+  std::set<std::string> disabledPasses;
   /// Where pass logs and --print-after-all output go (null: nowhere).
   llvm::raw_ostream *log = nullptr;
 };
@@ -48,9 +59,17 @@ struct PipelineResult {
   bool ok() const { return errors.empty() && internalErrors.empty() && program; }
 };
 
-/// Runs construction on one kernel (KIR is only read).
+/// Runs construction on one kernel (KIR is only read), then the physical
+/// passes the options select. An unknown pass name is an internal error.
 PipelineResult runPipeline(const kir::Kernel &kernel,
                            const PipelineOptions &options = {});
+
+/// Runs the physical passes the options select on a program that exists
+/// already (one read from text, Physical/Parser.h): the program is verified
+/// first (errors prefixed `input: `), then each pass and the verifier after
+/// it. Without KIR the verifier's coverage check does not run.
+PipelineResult runPasses(std::unique_ptr<phys::Program> program,
+                         const PipelineOptions &options = {});
 
 } // namespace intent
 

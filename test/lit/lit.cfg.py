@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "Intent"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
-config.suffixes = [".cpp", ".kir", ".test"]
+config.suffixes = [".cpp", ".kir", ".test", ".phys"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.intent_obj_root, "test", "lit")

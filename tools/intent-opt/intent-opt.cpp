@@ -1,4 +1,4 @@
-//===- intent-opt.cpp - Run the lowering pipeline on textual KIR ----------===//
+//===- intent-opt.cpp - Run the lowering pipeline on textual KIR or phys --===//
 //
 //   intent-opt FILE.kir                 parse, verify, print KIR back
 //   intent-opt --construct FILE.kir     print the physical program(s)
@@ -6,6 +6,17 @@
 //     --verify-each=false               skip the verifier between passes
 //     --no-physical-passes              stop after construction (no
 //                                       grid-reduce, ...; docs/passes.md)
+//     --passes=a,b                      run exactly these physical passes
+//                                       after construction (implies
+//                                       --construct)
+//     --disable-pass=x[,y]              drop passes from the default
+//                                       pipeline (repeatable; implies
+//                                       --construct): for bisecting
+//     --list-passes                     print the registered passes
+//   intent-opt FILE.phys (or --phys)    parse, verify, print the physical
+//                                       program(s) back; with --passes= or
+//                                       --disable-pass= run those passes on
+//                                       them first
 //   intent-opt --emit-cuda FILE.kir     construct, then print the .kernels.cu
 //     --remarks                         print construction remarks (stderr)
 //     --no-locs                         omit loc(...) and origin(...)
@@ -20,7 +31,9 @@
 
 #include "KIR/KIR.h"
 #include "KIR/Parser.h"
+#include "Passes/Registry.h"
 #include "Physical/IR.h"
+#include "Physical/Parser.h"
 #include "Physical/Structured.h"
 #include "Physical/Verifier.h"
 #include "Pipeline/Pipeline.h"
@@ -28,6 +41,10 @@
 #include "Emit/CudaEmitter.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <optional>
+#include <set>
 
 using namespace intent;
 
@@ -43,6 +60,12 @@ bool noLocs = false;
 bool emitCuda = false;
 int64_t chunkRegionOps = 0;
 bool physicalPasses = true;
+bool physInput = false;
+std::optional<std::vector<std::string>> passList;
+std::set<std::string> disabledPasses;
+/// --passes= or --disable-pass= was given (even empty): a .phys input then
+/// runs passes.
+bool passesAsked = false;
 
 bool parseArgs(int argc, char **argv) {
   bool haveInput = false;
@@ -68,6 +91,20 @@ bool parseArgs(int argc, char **argv) {
         runConstruct = true;
       else if (a == "no-physical-passes")
         physicalPasses = false;
+      else if (a == "phys")
+        physInput = true;
+      else if (a.consume_front("passes="))
+        passList = passes::splitPassList(a), runConstruct = passesAsked = true;
+      else if (a.consume_front("disable-pass=")) {
+        for (std::string &n : passes::splitPassList(a))
+          disabledPasses.insert(n);
+        runConstruct = passesAsked = true;
+      } else if (a == "list-passes") {
+        for (const passes::PassInfo &p : passes::registeredPasses())
+          llvm::outs() << p.name << (p.mapping ? "" : " (always)") << ": "
+                       << p.summary << "\n";
+        std::exit(0);
+      }
       else if (a.empty() && !haveInput)
         haveInput = true; // "-": stdin
       else {
@@ -83,6 +120,16 @@ bool parseArgs(int argc, char **argv) {
     inputFile = a.str();
     haveInput = true;
   }
+  if (llvm::StringRef(inputFile).ends_with(".phys"))
+    physInput = true;
+  // Unknown pass names are an error before anything runs.
+  std::vector<const passes::PassInfo *> selected;
+  std::string error;
+  if (!passes::selectPasses(passList, disabledPasses, physicalPasses,
+                            selected, error)) {
+    llvm::errs() << "intent-opt: " << error << "\n";
+    return false;
+  }
   return true;
 }
 } // namespace
@@ -91,6 +138,68 @@ static void diag(llvm::StringRef file, kir::Loc loc, llvm::StringRef kind,
                  llvm::StringRef msg) {
   llvm::errs() << file << ":" << loc.line << ":" << loc.col << ": " << kind
                << ": " << msg << "\n";
+}
+
+static PipelineOptions pipelineOptions() {
+  PipelineOptions opts;
+  opts.verifyEach = verifyEach;
+  opts.physicalPasses = physicalPasses;
+  opts.printAfterAll = printAfterAll;
+  opts.log = printAfterAll ? &llvm::outs() : nullptr;
+  opts.passes = passList;
+  opts.disabledPasses = disabledPasses;
+  return opts;
+}
+
+static void emitCudaFile(llvm::StringRef sourceFile,
+                         const std::vector<std::unique_ptr<phys::Program>> &programs) {
+  emit::EmitOptions eo;
+  eo.sourceFile = sourceFile.empty() ? inputFile : sourceFile.str();
+  eo.outputFile = "kernels.cu";
+  eo.lineDirectives = !noLocs;
+  std::vector<const phys::Program *> ps;
+  for (const auto &p : programs)
+    ps.push_back(p.get());
+  emit::emitKernelsFile(llvm::outs(), ps, eo);
+}
+
+/// Physical IR input: parse, verify, run the passes asked for (--passes=,
+/// --disable-pass=; none otherwise), print or emit.
+static int runOnPhysical(llvm::StringRef text) {
+  std::vector<std::unique_ptr<phys::Program>> parsed;
+  std::string error;
+  if (!phys::parsePrograms(text, inputFile, parsed, error)) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  PipelineOptions opts = pipelineOptions();
+  // Passes run on a .phys input only when asked for: it may be a finished
+  // program (printed after the whole pipeline) that should stay as it is.
+  if (!passesAsked)
+    opts.passes = std::vector<std::string>();
+  int status = 0;
+  std::vector<std::unique_ptr<phys::Program>> programs;
+  for (auto &p : parsed) {
+    std::string name = p->name;
+    PipelineResult r = runPasses(std::move(p), opts);
+    if (remarks)
+      for (const phys::Remark &rm : r.remarks)
+        diag(inputFile, rm.loc, "remark", "@" + name + ": " + rm.text);
+    for (const std::string &e : r.internalErrors)
+      llvm::errs() << inputFile << ": error: program @" << name << ": " << e
+                   << "\n";
+    if (!r.ok()) {
+      status = 1;
+      continue;
+    }
+    if (emitCuda)
+      programs.push_back(std::move(r.program));
+    else if (!printAfterAll)
+      phys::printProgram(llvm::outs(), *r.program, !noLocs);
+  }
+  if (emitCuda && status == 0)
+    emitCudaFile("", programs);
+  return status;
 }
 
 int main(int argc, char **argv) {
@@ -103,6 +212,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string error;
+  if (physInput)
+    return runOnPhysical((*buf)->getBuffer());
   std::unique_ptr<kir::Module> m =
       kir::parseModule((*buf)->getBuffer(), inputFile, error);
   if (!m) {
@@ -127,12 +238,7 @@ int main(int argc, char **argv) {
   }
   std::vector<std::unique_ptr<phys::Program>> programs;
   for (const auto &k : m->kernels) {
-    PipelineOptions opts;
-    opts.verifyEach = verifyEach;
-    opts.physicalPasses = physicalPasses;
-    opts.printAfterAll = printAfterAll;
-    opts.log = printAfterAll ? &llvm::outs() : nullptr;
-    PipelineResult r = runPipeline(*k, opts);
+    PipelineResult r = runPipeline(*k, pipelineOptions());
     if (remarks)
       for (const phys::Remark &rm : r.remarks)
         diag(inputFile, rm.loc, "remark", "@" + k->name + ": " + rm.text);
@@ -170,15 +276,7 @@ int main(int argc, char **argv) {
     else if (!printAfterAll)
       phys::printProgram(llvm::outs(), *r.program, !noLocs);
   }
-  if (emitCuda && status == 0) {
-    emit::EmitOptions eo;
-    eo.sourceFile = m->sourceFile.empty() ? inputFile : m->sourceFile;
-    eo.outputFile = "kernels.cu";
-    eo.lineDirectives = !noLocs;
-    std::vector<const phys::Program *> ps;
-    for (const auto &p : programs)
-      ps.push_back(p.get());
-    emit::emitKernelsFile(llvm::outs(), ps, eo);
-  }
+  if (emitCuda && status == 0)
+    emitCudaFile(m->sourceFile, programs);
   return status;
 }

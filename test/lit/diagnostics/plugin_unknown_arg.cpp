@@ -1,11 +1,15 @@
-// An unknown plugin argument is an error; so is an unknown dump format or
-// stop-after point.
+// An unknown plugin argument is an error; so is an unknown dump format,
+// stop-after point or pass name (passes=, disable-pass=).
 // RUN: not %intent_syntax %s -fplugin-arg-intent-bogus 2>&1 | FileCheck %s --check-prefix=ARG
 // RUN: not %intent_syntax %s -fplugin-arg-intent-dump=ast 2>&1 | FileCheck %s --check-prefix=DUMP
 // RUN: not %intent_syntax %s -fplugin-arg-intent-stop-after=phys 2>&1 | FileCheck %s --check-prefix=STOP
-// ARG: error: unknown Intent plugin argument 'bogus' (expected dump=kir, dump=phys, stop-after=kir, out=DIR, remarks or no-physical-passes)
+// RUN: not %intent_syntax %s -fplugin-arg-intent-passes=cta-rows,bogus 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: not %intent_syntax %s -fplugin-arg-intent-disable-pass=nope 2>&1 | FileCheck %s --check-prefix=DISABLE
+// ARG: error: unknown Intent plugin argument 'bogus' (expected dump=kir, dump=phys, stop-after=kir, out=DIR, remarks, no-physical-passes, passes=LIST or disable-pass=LIST)
 // DUMP: error: unknown value 'ast' for -fplugin-arg-intent-dump (expected 'kir' or 'phys')
 // STOP: error: unknown value 'phys' for -fplugin-arg-intent-stop-after (expected 'kir')
+// PASS: error: bad Intent plugin argument 'passes=cta-rows,bogus': unknown pass 'bogus' (known passes: grid-reduce, cta-rows, row-cache, widen, atomic-scopes)
+// DISABLE: error: bad Intent plugin argument 'disable-pass=nope': unknown pass 'nope' (known passes: grid-reduce, cta-rows, row-cache, widen, atomic-scopes)
 
 #include <intent/intent.hpp>
 using namespace intent;

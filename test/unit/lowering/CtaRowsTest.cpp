@@ -99,14 +99,14 @@ TEST(CtaRowsVerifier, LeaderStores) {
   phys::Op *seg = findOp(*b.program, phys::Opcode::Segment);
   for (auto &op : seg->regions[0]->block.ops)
     if (op->opcode == phys::Opcode::Store)
-      op->access.active = "all";
-  expectError(b, "[coop]", "is done by one thread (active `leader`)");
+      op->access.active = phys::ActiveSet::All;
+  expectError(b, "[active]", "only a load may be done by all threads");
 }
 
 TEST(CtaRowsVerifier, PerThreadAccesses) {
   Built b = buildFile("softmax.kir");
-  stagedLoad(*b.program)->access.active = "all";
-  expectError(b, "[coop]", "is done by each thread (active `thread`)");
+  stagedLoad(*b.program)->access.active = phys::ActiveSet::All;
+  expectError(b, "[active]", "is done by each thread for its own members");
 }
 
 TEST(CtaRowsVerifier, NoReadOfWrittenView) {
@@ -172,7 +172,7 @@ kernel @row_sum_i16 (%0 out: view<i16, 1> w, %1 x: view<const i16, 2> r) loc(1:1
   b.program->ctaThreads = 256;
   b.program->sharedBytes = 512;
   findOp(*b.program, phys::Opcode::Reduce)->setAttr("dist", std::string("cta"));
-  findOp(*b.program, phys::Opcode::Store)->access.active = "leader";
+  findOp(*b.program, phys::Opcode::Store)->access.active = phys::ActiveSet::Leader;
   expectError(b, "[coop]", "cannot be exchanged by a warp shuffle");
 }
 

@@ -23,6 +23,7 @@ std::unique_ptr<Program> buildProgram(bool racy) {
   auto p = std::make_unique<Program>();
   p->name = "hand";
   Builder b(*p);
+  b.origin.synth = "hand"; // no KIR: every op is synthesized here ([origin])
   Param y;
   y.name = "y";
   y.type = Type::view(ScalarKind::F32, 1, false);

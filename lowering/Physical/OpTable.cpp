@@ -1,0 +1,372 @@
+//===- OpTable.cpp - The physical IR's op table ----------------------------===//
+//
+// The rows, one per Opcode in enum order. Each row is built by a small
+// fluent helper so that it reads like the op's documentation line in
+// docs/physical-ir.md §5:
+//
+//   op(Opcode::Cmp, "cmp").operands(2).results(1).pure()
+//       .attr(enumAttr("pred", {"eq", "ne", "lt", "le", "gt", "ge"}))
+//
+//===----------------------------------------------------------------------===//
+
+#include "Physical/OpTable.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <variant>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+AttrSpec intAttr(llvm::StringRef name, bool required = true) {
+  return {name.str(), AttrKind::Int, required, {}};
+}
+AttrSpec boolAttr(llvm::StringRef name, bool required = true) {
+  return {name.str(), AttrKind::Bool, required, {}};
+}
+AttrSpec enumAttr(llvm::StringRef name, std::vector<std::string> values,
+                  bool required = true) {
+  return {name.str(), AttrKind::Enum, required, std::move(values)};
+}
+AttrSpec optional(AttrSpec a) {
+  a.required = false;
+  return a;
+}
+
+/// Builds one row.
+class Row {
+public:
+  Row(Opcode opc, llvm::StringRef name) {
+    info.opcode = opc;
+    info.name = name.str();
+  }
+  Row &operands(unsigned n) { return operands(n, n); }
+  Row &operands(unsigned lo, unsigned hi) {
+    info.minOperands = lo;
+    info.maxOperands = hi;
+    return *this;
+  }
+  /// Memory, `values` value operands, coordinates, optional guard.
+  Row &access(unsigned values) {
+    info.shape = OperandShape::Access;
+    info.accessValues = values;
+    info.minOperands = 1 + values;
+    info.maxOperands = kVariadic;
+    return *this;
+  }
+  Row &results(unsigned n) { return results(n, n); }
+  Row &results(unsigned lo, unsigned hi) {
+    info.minResults = lo;
+    info.maxResults = hi;
+    return *this;
+  }
+  Row &regions(std::vector<std::string> names) {
+    info.regions = std::move(names);
+    return *this;
+  }
+  Row &attr(AttrSpec a) {
+    info.attrs.push_back(std::move(a));
+    return *this;
+  }
+  Row &terminator() {
+    info.terminator = true;
+    return *this;
+  }
+  /// A pure single-result op: it may also carry the row-cache hints
+  /// (`row_cache` / `row_cached` = a register view's parameter index,
+  /// Physical/RowCache.h), which only the register variants read.
+  Row &pure() {
+    info.pure = true;
+    if (info.maxResults == 1) {
+      info.attrs.push_back(optional(intAttr("row_cache")));
+      info.attrs.push_back(optional(intAttr("row_cached")));
+    }
+    return *this;
+  }
+  OpInfo info;
+};
+
+Row op(Opcode opc, llvm::StringRef name) { return Row(opc, name); }
+
+const std::vector<std::string> kCombiners = {
+    "plus", "mul", "max", "min", "bit_and", "bit_or", "bit_xor", "user"};
+/// The double-precision C names the front end lowers <cmath> calls to
+/// (KIR.h, `math`).
+const std::vector<std::string> kMathFns = {
+    "exp",   "exp2",     "expm1", "log",       "log2",     "log10",
+    "log1p", "sqrt",     "cbrt",  "sin",       "cos",      "tan",
+    "asin",  "acos",     "atan",  "atan2",     "sinh",     "cosh",
+    "tanh",  "asinh",    "acosh", "atanh",     "pow",      "fabs",
+    "abs",   "floor",    "ceil",  "round",     "trunc",    "rint",
+    "nearbyint", "fmod", "remainder", "fmin",  "fmax",     "fdim",
+    "hypot", "copysign", "erf",   "erfc",      "tgamma",   "lgamma",
+    "fma",   "isnan",    "isinf", "isfinite",  "signbit"};
+const std::vector<std::string> kMemoryOrders = {"relaxed", "acquire", "release",
+                                                "acq_rel", "seq_cst"};
+/// Atomic scopes, narrowest first (the atomic-scopes pass, AtomicScope.h).
+const std::vector<std::string> kAtomicScopes = {"thread", "cta", "gpu", "sys"};
+/// Distribution over the threads of a cta program (the cta-rows pass).
+const std::vector<std::string> kDist = {"cta"};
+
+Row binary(Opcode opc, llvm::StringRef name) {
+  return std::move(op(opc, name).operands(2).results(1).pure());
+}
+Row unary(Opcode opc, llvm::StringRef name) {
+  return std::move(op(opc, name).operands(1).results(1).pure());
+}
+
+std::vector<OpInfo> buildTable() {
+  using O = Opcode;
+  std::vector<Row> rows = {
+      // Program structure.
+      op(O::ProgramId, "program_id").results(1).pure(),
+      op(O::LaunchValue, "launch_value").results(1).attr(intAttr("expr")).pure(),
+      op(O::Segment, "segment").operands(3).regions({"body"})
+          .attr(intAttr("group")),
+      op(O::Delinearize, "delinearize").operands(1, kVariadic)
+          .results(0, kVariadic).pure(),
+      // Scalars.
+      op(O::Constant, "constant").results(1)
+          .attr({"value", AttrKind::Scalar, true, {}}).pure(),
+      binary(O::Add, "add"),
+      binary(O::Sub, "sub"),
+      binary(O::Mul, "mul"),
+      binary(O::Div, "div"),
+      binary(O::Rem, "rem"),
+      unary(O::Neg, "neg"),
+      binary(O::BitAnd, "bitand"),
+      binary(O::BitOr, "bitor"),
+      binary(O::BitXor, "bitxor"),
+      unary(O::BitNot, "bitnot"),
+      binary(O::Shl, "shl"),
+      binary(O::Shr, "shr"),
+      unary(O::Not, "not"),
+      // std::min / std::max semantics (KIR's `nan = "std"`).
+      binary(O::Min, "min").attr(enumAttr("nan", {"std"}, false)),
+      binary(O::Max, "max").attr(enumAttr("nan", {"std"}, false)),
+      binary(O::Cmp, "cmp")
+          .attr(enumAttr("pred", {"eq", "ne", "lt", "le", "gt", "ge"})),
+      op(O::Select, "select").operands(3).results(1).pure(),
+      unary(O::Cast, "cast"),
+      op(O::Math, "math").operands(1, 3).results(1)
+          .attr(enumAttr("fn", kMathFns)).pure(),
+      // Memory.
+      op(O::Extent, "extent").operands(1).results(1).attr(intAttr("dim")).pure(),
+      op(O::Stride, "stride").operands(1).results(1).attr(intAttr("dim")).pure(),
+      op(O::Alloc, "alloc").results(1).attr(intAttr("buffer")),
+      // `staged`: read from the row's shared-memory copy; `reg`: from the
+      // register row (cta-rows).
+      op(O::Load, "load").access(0).results(1)
+          .attr(boolAttr("staged", false)).attr(boolAttr("reg", false)),
+      op(O::Store, "store").access(1),
+      // Control.
+      op(O::If, "if").operands(1).results(0, kVariadic)
+          .regions({"then", "else"}),
+      op(O::Loop, "loop").operands(0, kVariadic).results(0, kVariadic)
+          .regions({"cond", "body", "step"}).attr(boolAttr("test_first")),
+      op(O::For, "for").operands(2).regions({"body"})
+          .attr(enumAttr("dist", kDist, false)),
+      // Structured ops (Physical/Structured.h).
+      op(O::Reduce, "reduce").operands(2, kVariadic).results(1, kVariadic)
+          .regions({"value", "combine"})
+          .attr(enumAttr("combiner", kCombiners)).attr(boolAttr("reassociate"))
+          .attr(enumAttr("dist", kDist, false)),
+      op(O::Scan, "scan").operands(2, kVariadic)
+          .regions({"value", "combine", "emit"})
+          .attr(enumAttr("combiner", kCombiners)).attr(boolAttr("reassociate"))
+          .attr(enumAttr("kind", {"inclusive", "exclusive"}))
+          .attr(enumAttr("direction", {"forward", "reverse"})),
+      op(O::ArgReduce, "argreduce").operands(2).results(2).regions({"value"})
+          .attr(enumAttr("which", {"max", "min"}))
+          .attr(enumAttr("tie", {"first", "last"}))
+          .attr(enumAttr("nan", {"propagate", "ignore"}))
+          .attr(enumAttr("dist", kDist, false)),
+      op(O::RegionFold, "region_fold").operands(3, kVariadic)
+          .regions({"value", "combine", "store"})
+          .attr(enumAttr("combiner", kCombiners)).attr(boolAttr("reassociate"))
+          .attr(intAttr("chunk", false)),
+      op(O::RegionScan, "region_scan").operands(3, kVariadic)
+          .regions({"value", "combine", "emit", "apply", "final"})
+          .attr(enumAttr("combiner", kCombiners)).attr(boolAttr("reassociate"))
+          .attr(enumAttr("kind", {"inclusive", "exclusive"}))
+          .attr(enumAttr("direction", {"forward", "reverse"}))
+          .attr(intAttr("chunk", false)),
+      // Terminators.
+      op(O::Yield, "yield").operands(0, kVariadic).terminator(),
+      op(O::Condition, "condition").operands(1).terminator(),
+      op(O::Break, "break").operands(0, kVariadic).terminator(),
+      op(O::Continue, "continue").operands(0, kVariadic).terminator(),
+      op(O::Return, "return").terminator(),
+      // Random numbers.
+      op(O::Rng, "rng").operands(3).results(1)
+          .attr(enumAttr("fn", {"u32", "uniform", "normal"})).pure(),
+      // Atomics (KIR/Atomic.h); `scope` is the atomic-scopes pass's choice.
+      op(O::Atomic, "atomic").access(1).results(1)
+          .attr(enumAttr("kind", {"add", "min", "max", "exch"}))
+          .attr(enumAttr("order", kMemoryOrders))
+          .attr(enumAttr("scope", kAtomicScopes, false)),
+      op(O::AtomicCas, "atomic_cas").access(2).results(2)
+          .attr(enumAttr("order", kMemoryOrders))
+          .attr(enumAttr("scope", kAtomicScopes, false)),
+      // grid-reduce: the workspace buffer record, the vector width of the
+      // partial loads, the program-count cap.
+      op(O::GridReduce, "grid_reduce").operands(2).regions({"body"})
+          .attr(intAttr("workspace")).attr(intAttr("vector"))
+          .attr(intAttr("max_programs")),
+      op(O::Print, "print").operands(0, kVariadic)
+          .attr({"format", AttrKind::String, true, {}}),
+  };
+  std::vector<OpInfo> table;
+  for (Row &r : rows) {
+    if (static_cast<unsigned>(r.info.opcode) != table.size())
+      llvm::report_fatal_error("op table rows out of Opcode order at '" +
+                               llvm::Twine(r.info.name) + "'");
+    table.push_back(std::move(r.info));
+  }
+  if (table.size() != static_cast<unsigned>(LastOpcode) + 1)
+    llvm::report_fatal_error("op table misses opcodes");
+  return table;
+}
+
+bool kindMatches(AttrKind k, const AttrValue &v) {
+  switch (k) {
+  case AttrKind::Int:
+    return std::holds_alternative<int64_t>(v);
+  case AttrKind::Bool:
+    return std::holds_alternative<bool>(v);
+  case AttrKind::Float:
+    return std::holds_alternative<double>(v);
+  case AttrKind::String:
+  case AttrKind::Enum:
+    return std::holds_alternative<std::string>(v);
+  case AttrKind::Scalar:
+    return !std::holds_alternative<std::string>(v);
+  }
+  llvm_unreachable("bad attr kind");
+}
+
+std::string countText(unsigned lo, unsigned hi) {
+  if (hi == kVariadic)
+    return "at least " + std::to_string(lo);
+  if (lo == hi)
+    return std::to_string(lo);
+  return std::to_string(lo) + " to " + std::to_string(hi);
+}
+
+} // namespace
+
+llvm::StringRef intent::phys::attrKindName(AttrKind k) {
+  switch (k) {
+  case AttrKind::Int:
+    return "int";
+  case AttrKind::Bool:
+    return "bool";
+  case AttrKind::Float:
+    return "float";
+  case AttrKind::String:
+    return "string";
+  case AttrKind::Enum:
+    return "enum";
+  case AttrKind::Scalar:
+    return "scalar";
+  }
+  llvm_unreachable("bad attr kind");
+}
+
+bool AttrSpec::accepts(const AttrValue &v) const {
+  if (!kindMatches(kind, v))
+    return false;
+  if (kind != AttrKind::Enum)
+    return true;
+  const std::string &s = std::get<std::string>(v);
+  for (const std::string &allowed : values)
+    if (allowed == s)
+      return true;
+  return false;
+}
+
+std::string AttrSpec::describe() const {
+  if (kind != AttrKind::Enum)
+    return attrKindName(kind).str();
+  std::string s = "one of";
+  for (unsigned i = 0; i < values.size(); ++i)
+    s += (i ? ", \"" : " \"") + values[i] + "\"";
+  return s;
+}
+
+const AttrSpec *OpInfo::attr(llvm::StringRef n) const {
+  for (const AttrSpec &a : attrs)
+    if (a.name == n)
+      return &a;
+  return nullptr;
+}
+
+llvm::ArrayRef<OpInfo> intent::phys::opTable() {
+  static const std::vector<OpInfo> table = buildTable();
+  return table;
+}
+
+const OpInfo &intent::phys::opInfo(Opcode op) {
+  return opTable()[static_cast<unsigned>(op)];
+}
+
+std::optional<Opcode> intent::phys::opcodeByName(llvm::StringRef name) {
+  for (const OpInfo &info : opTable())
+    if (info.name == name)
+      return info.opcode;
+  return std::nullopt;
+}
+
+llvm::StringRef intent::phys::opcodeName(Opcode op) { return opInfo(op).name; }
+
+bool intent::phys::isTerminator(Opcode op) { return opInfo(op).terminator; }
+
+bool intent::phys::isPure(Opcode op) { return opInfo(op).pure; }
+
+bool intent::phys::checkOpSchema(const Op &op, std::vector<std::string> &errors) {
+  const OpInfo &info = opInfo(op.opcode);
+  size_t before = errors.size();
+  auto error = [&](const std::string &msg) {
+    errors.push_back("[schema] op " + std::to_string(op.id) + " (" + info.name +
+                     "): " + msg);
+  };
+  unsigned minOperands =
+      info.minOperands + (info.hasAccess() && op.access.hasGuard ? 1 : 0);
+  unsigned n = op.operands.size();
+  if (n < minOperands || (info.maxOperands != kVariadic && n > info.maxOperands))
+    error("has " + std::to_string(n) + " operands, the op table says " +
+          countText(minOperands, info.maxOperands));
+  if (!info.hasAccess() && op.access.hasGuard)
+    error("has a guard but is not a memory access");
+  n = op.results.size();
+  if (n < info.minResults || (info.maxResults != kVariadic && n > info.maxResults))
+    error("has " + std::to_string(n) + " results, the op table says " +
+          countText(info.minResults, info.maxResults));
+  if (op.regions.size() != info.regions.size())
+    error("has " + std::to_string(op.regions.size()) +
+          " regions, the op table says " + std::to_string(info.regions.size()));
+  for (unsigned i = 0; i < op.attrs.size(); ++i) {
+    const NamedAttr &a = op.attrs[i];
+    for (unsigned j = 0; j < i; ++j)
+      if (op.attrs[j].name == a.name)
+        error("attribute `" + a.name + "` appears twice");
+    const AttrSpec *spec = info.attr(a.name);
+    if (!spec) {
+      error("unknown attribute `" + a.name + "`");
+      continue;
+    }
+    if (!kindMatches(spec->kind, a.value))
+      error("attribute `" + a.name + "` must be " + spec->describe());
+    else if (!spec->accepts(a.value))
+      error("attribute `" + a.name + "` = \"" + std::get<std::string>(a.value) +
+            "\" is not " + spec->describe());
+  }
+  for (const AttrSpec &spec : info.attrs)
+    if (spec.required && !op.attr(spec.name))
+      error("misses the required attribute `" + spec.name + "` (" +
+            spec.describe() + ")");
+  return errors.size() == before;
+}

@@ -1,0 +1,111 @@
+//===- OpTable.h - The physical IR's op table -------------------*- C++ -*-===//
+//
+// One row per Opcode (OpTable.cpp) saying what an op looks like: its printed
+// name, its operand and result arity, its regions and their names, and the
+// schema of its attributes (name, typed kind, allowed enum spellings,
+// required or optional). Everything generic about ops comes from it:
+// opcodeName, isTerminator and isPure, the printer's op names and operand
+// layout, the parser (Physical/Parser.h) and the verifier's [schema] check
+// (checkOpSchema, run by verifyProgram for every op).
+//
+// Adding an op is one new Opcode and one table row; adding an attribute that
+// a pass sets is one AttrSpec in that op's row (passes that set an attribute
+// the table does not list fail the verifier right after they run).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_PHYSICAL_OPTABLE_H
+#define INTENT_PHYSICAL_OPTABLE_H
+
+#include "Physical/IR.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace intent::phys {
+
+/// The typed kind of an attribute value (AttrValue holds int64_t, double,
+/// bool or std::string).
+enum class AttrKind : uint8_t {
+  Int,    ///< int64_t
+  Bool,   ///< bool
+  Float,  ///< double
+  String, ///< free text (a printf format)
+  Enum,   ///< a string, one of AttrSpec::values
+  Scalar, ///< int64_t, double or bool: a constant of the op's result type
+};
+llvm::StringRef attrKindName(AttrKind k);
+
+/// One attribute of an op's schema.
+struct AttrSpec {
+  std::string name;
+  AttrKind kind = AttrKind::Int;
+  bool required = false;
+  /// Enum: the allowed spellings.
+  std::vector<std::string> values;
+
+  /// Whether `v` has this attribute's kind (and, for enums, an allowed
+  /// spelling).
+  bool accepts(const AttrValue &v) const;
+  /// "int", "bool", ..., or "one of \"cta\", \"gpu\"" for an enum.
+  std::string describe() const;
+};
+
+/// How an op's operands are laid out.
+enum class OperandShape : uint8_t {
+  /// Exactly `OpInfo::minOperands` ... `OpInfo::maxOperands`.
+  Range,
+  /// A memory access (load, store, atomics): the memory, `accessValues`
+  /// value operands, one coordinate per dimension, then the guard when
+  /// AccessInfo::hasGuard. Printed `%mem[%c0, ...], %value.. guard(%g)`.
+  Access,
+};
+
+/// No upper bound on operand or result counts.
+inline constexpr unsigned kVariadic = ~0u;
+
+/// One row of the op table.
+struct OpInfo {
+  Opcode opcode;
+  std::string name;
+  OperandShape shape = OperandShape::Range;
+  unsigned minOperands = 0;
+  unsigned maxOperands = 0;   ///< kVariadic: no bound
+  unsigned accessValues = 0;  ///< Access: value operands after the memory
+  unsigned minResults = 0;
+  unsigned maxResults = 0;    ///< kVariadic: no bound
+  /// One name per region, in order ("then", "else"); the count is fixed.
+  std::vector<std::string> regions;
+  std::vector<AttrSpec> attrs;
+  bool terminator = false;
+  /// No memory or control effects (safe to recompute).
+  bool pure = false;
+  /// Load/store/atomics: the op carries an AccessInfo (printed `access(...)
+  /// prov(...)`).
+  bool hasAccess() const { return shape == OperandShape::Access; }
+  const AttrSpec *attr(llvm::StringRef name) const;
+};
+
+/// The last opcode (for iterating over all of them).
+inline constexpr Opcode LastOpcode = Opcode::Print;
+
+/// The table row of `op`.
+const OpInfo &opInfo(Opcode op);
+/// Every row, indexed by Opcode.
+llvm::ArrayRef<OpInfo> opTable();
+/// The opcode printed as `name`, if any.
+std::optional<Opcode> opcodeByName(llvm::StringRef name);
+
+/// Checks `op` against its row: operand, result and region counts, and its
+/// attributes (no unknown attribute, each of its kind, enum values allowed,
+/// every required one present). Appends one `[schema] op N (name): ...`
+/// message per disagreement; returns true when there is none.
+bool checkOpSchema(const Op &op, std::vector<std::string> &errors);
+
+} // namespace intent::phys
+
+#endif // INTENT_PHYSICAL_OPTABLE_H

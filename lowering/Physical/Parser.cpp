@@ -1,0 +1,1305 @@
+//===- Parser.cpp - Physical IR textual form -> phys::Program --------------===//
+//
+// A hand-written recursive-descent parser over a small lexer, in the style of
+// KIR/Parser.cpp. The grammar mirrors Printer.cpp:
+//
+//   program  ::= 'program' '@'NAME STRING? 'scope' '(' scope ')'
+//                '(' params ')' loc? '{' launch segment* total check*
+//                buffer* 'body' '{' op* '}' '}'
+//   scope    ::= SCOPE (',' 'threads' INT ',' 'shared' INT)?
+//                (',' 'stage' NAME* 'up' 'to' INT)?
+//                (',' 'regs' NAME* 'K' 'up' 'to' INT 'by' NAME'.extent' '(' INT ')')?
+//   param    ::= '%'ID NAME? ':' type ACCESS? 'constexpr'?
+//   launch   ::= 'launch' '{' ('e'K '=' expr ':' SCALAR)* '}'
+//   segment  ::= 'segment' INT '(' 'group' INT ',' ('parallel'|'ordered') ')'
+//                'extents' '[' eK,* ']' 'length' eK 'offset' eK loc?
+//   total    ::= 'total' eK
+//   check    ::= 'launch_check' eK '<' '=' INT '(' 'index' SCALAR ')' loc?
+//   buffer   ::= 'buffer' INT NAME? ':' BSCOPE ('param' INT)? SCALAR
+//                ('rank' INT | 'size' INT) ('offset' INT)?
+//                'init' ('host' | 'value' NUMBER | 'first_write')
+//                'ownership' OWN 'writers' '[' INT,* ']' 'readers' '[' INT,* ']'
+//                ('sharing' SHARING)? 'kept_zero'?
+//   op       ::= (vals '=')? NAME operands attrs? (':' types)? access? acc?
+//                loc? origin? region*
+//   access   ::= 'access' '(' BOUNDS ',' ACTIVE ')'
+//                ('prov' '(' 'op' INT (';' 'coords' '%'K,*)?
+//                 (';' 'views' ('op' INT),*)? ')')?
+//   origin   ::= 'origin' '(' ('op' INT (',' 'arg' INT)? | 'synth' STAGE) ')'
+//   operands ::= vals                                    (on the op's line)
+//              | '%'M '[' vals? ']' (',' '%'V)* ('guard' '(' '%'G ')')?
+//                                                        (access ops)
+//   region   ::= '{' ('^' '(' '%'ID ':' type, ... ')' ':')? op* '}'
+//
+// An attribute dictionary and a region both start with '{'; a dictionary is
+// recognised by the two-token lookahead NAME '='.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Physical/Parser.h"
+
+#include "Physical/OpTable.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstdlib>
+#include <limits>
+#include <optional>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+enum class Tok {
+  Eof,
+  Ident,   ///< names, keywords, op names
+  ValueId, ///< %N
+  AtName,  ///< @name
+  String,  ///< "..."
+  Int,
+  Float,
+  Punct, ///< one of ( ) { } < > [ ] , : ; = ^ ?
+};
+
+struct Token {
+  Tok kind = Tok::Eof;
+  std::string text;
+  unsigned line = 0, col = 0;
+};
+
+/// A `//` comment: its line and its text after the slashes, trimmed.
+struct Comment {
+  unsigned line = 0;
+  std::string text;
+};
+
+class Lexer {
+public:
+  explicit Lexer(llvm::StringRef text) : text(text) {}
+
+  /// Lexes everything; returns false (with `bad` set) on a bad character.
+  bool run(std::vector<Token> &out, std::vector<Comment> &comments,
+           Token &bad) {
+    while (true) {
+      skipSpace(comments);
+      Token t;
+      t.line = line;
+      t.col = col;
+      if (pos >= text.size()) {
+        out.push_back(t);
+        return true;
+      }
+      char c = text[pos];
+      if (c == '%') {
+        advance();
+        t.kind = Tok::ValueId;
+        t.text = takeWhile([](char ch) { return llvm::isDigit(ch); });
+        if (t.text.empty())
+          return fail(t, bad, "%");
+      } else if (c == '@') {
+        advance();
+        t.kind = Tok::AtName;
+        t.text = takeWhile(isIdentChar);
+        if (t.text.empty())
+          return fail(t, bad, "@");
+      } else if (c == '"') {
+        advance();
+        t.kind = Tok::String;
+        if (!lexString(t.text))
+          return fail(t, bad, "\"");
+      } else if (llvm::isDigit(c) ||
+                 (c == '-' && pos + 1 < text.size() &&
+                  (llvm::isDigit(text[pos + 1]) ||
+                   text.substr(pos + 1).starts_with("inf")))) {
+        t.text = advance();
+        t.text += takeWhile([](char ch) {
+          return llvm::isAlnum(ch) || ch == '.' || ch == '+' || ch == '-';
+        });
+        t.kind = t.text.find_first_of(".en") == std::string::npos ? Tok::Int
+                                                                   : Tok::Float;
+      } else if (isIdentStart(c)) {
+        t.kind = Tok::Ident;
+        t.text = takeWhile(isIdentChar);
+        // A '-' between letters joins a pass name (`origin(synth
+        // grid-reduce)`); launch expressions print ` - ` with spaces.
+        while (pos + 1 < text.size() && text[pos] == '-' &&
+               llvm::isAlpha(text[pos + 1])) {
+          t.text += advance();
+          t.text += takeWhile(isIdentChar);
+        }
+      } else if (llvm::StringRef("(){}<>[],:;=^?").contains(c)) {
+        t.kind = Tok::Punct;
+        t.text = advance();
+      } else {
+        return fail(t, bad, std::string(1, c));
+      }
+      out.push_back(t);
+    }
+  }
+
+private:
+  llvm::StringRef text;
+  size_t pos = 0;
+  unsigned line = 1, col = 1;
+
+  static bool isIdentStart(char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '.';
+  }
+  /// Names may contain `%` after their first character: construction names
+  /// unnamed local buffers `buffer%ID`.
+  static bool isIdentChar(char c) { return isIdentStart(c) || c == '%'; }
+
+  static bool fail(Token t, Token &bad, std::string what) {
+    t.text = std::move(what);
+    bad = t;
+    return false;
+  }
+
+  char advance() {
+    char c = text[pos++];
+    if (c == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+    return c;
+  }
+
+  template <class F> std::string takeWhile(F pred) {
+    std::string s;
+    while (pos < text.size() && pred(text[pos]))
+      s += advance();
+    return s;
+  }
+
+  /// The body of a string after its opening quote, with the printer's
+  /// escapes (\\, \", \n, \t, \XX); false when it is not closed on its line.
+  bool lexString(std::string &out) {
+    while (pos < text.size() && text[pos] != '"' && text[pos] != '\n') {
+      char ch = advance();
+      if (ch != '\\' || pos >= text.size()) {
+        out += ch;
+        continue;
+      }
+      char e = advance();
+      if (e == 'n')
+        out += '\n';
+      else if (e == 't')
+        out += '\t';
+      else if (llvm::isHexDigit(e) && pos < text.size() &&
+               llvm::isHexDigit(text[pos]))
+        out += static_cast<char>(llvm::hexDigitValue(e) * 16 +
+                                 llvm::hexDigitValue(advance()));
+      else
+        out += e;
+    }
+    if (pos >= text.size() || text[pos] != '"')
+      return false;
+    advance();
+    return true;
+  }
+
+  void skipSpace(std::vector<Comment> &comments) {
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (llvm::isSpace(c)) {
+        advance();
+        continue;
+      }
+      if (text.substr(pos).starts_with("//")) {
+        Comment cm;
+        cm.line = line;
+        advance();
+        advance();
+        cm.text = llvm::StringRef(takeWhile([](char ch) { return ch != '\n'; }))
+                      .trim()
+                      .str();
+        comments.push_back(std::move(cm));
+        continue;
+      }
+      return;
+    }
+  }
+};
+
+class Parser {
+public:
+  Parser(std::vector<Token> toks, std::vector<Comment> comments,
+         llvm::StringRef bufferName, std::string &error)
+      : toks(std::move(toks)), comments(std::move(comments)),
+        bufferName(bufferName), error(error) {}
+
+  bool parseAll(std::vector<std::unique_ptr<Program>> &out) {
+    while (!at(Tok::Eof)) {
+      auto p = std::make_unique<Program>();
+      if (!parseProgram(*p))
+        return false;
+      out.push_back(std::move(p));
+    }
+    return true;
+  }
+
+private:
+  std::vector<Token> toks;
+  std::vector<Comment> comments;
+  size_t pos = 0;
+  llvm::StringRef bufferName;
+  std::string &error;
+
+  Program *prog = nullptr;
+  llvm::DenseMap<unsigned, Value *> values;
+
+  //===--------------------------------------------------------------------===//
+  // Tokens
+  //===--------------------------------------------------------------------===//
+
+  const Token &cur() const { return toks[pos]; }
+  const Token &peek(unsigned n) const {
+    return toks[std::min(pos + n, toks.size() - 1)];
+  }
+  bool at(Tok k) const { return cur().kind == k; }
+  static bool isPunct(const Token &t, char c) {
+    return t.kind == Tok::Punct && t.text[0] == c;
+  }
+  bool atPunct(char c) const { return isPunct(cur(), c); }
+  bool atIdent(llvm::StringRef s) const {
+    return cur().kind == Tok::Ident && cur().text == s;
+  }
+  /// `NAME (`: a keyword introducing a parenthesized group.
+  bool atGroup(llvm::StringRef s) const {
+    return atIdent(s) && isPunct(peek(1), '(');
+  }
+  const Token &take() { return toks[pos < toks.size() - 1 ? pos++ : pos]; }
+
+  bool fail(const Token &t, const llvm::Twine &msg) {
+    error = (bufferName + ":" + llvm::Twine(t.line) + ":" + llvm::Twine(t.col) +
+             ": error: " + msg)
+                .str();
+    return false;
+  }
+  bool fail(const llvm::Twine &msg) { return fail(cur(), msg); }
+
+  std::string found() const {
+    if (at(Tok::Eof))
+      return ", found end of input";
+    return ", found '" + cur().text + "'";
+  }
+
+  bool expectPunct(char c) {
+    if (!atPunct(c))
+      return fail("expected '" + llvm::Twine(c) + "'" + found());
+    take();
+    return true;
+  }
+  bool expectIdent(llvm::StringRef s) {
+    if (!atIdent(s))
+      return fail("expected '" + s + "'" + found());
+    take();
+    return true;
+  }
+
+  bool parseInt(int64_t &out) {
+    if (!at(Tok::Int) || llvm::StringRef(cur().text).getAsInteger(10, out))
+      return fail("expected an integer" + found());
+    take();
+    return true;
+  }
+  bool parseUnsigned(unsigned &out) {
+    if (!at(Tok::Int) || cur().text[0] == '-' ||
+        llvm::StringRef(cur().text).getAsInteger(10, out))
+      return fail("expected an unsigned integer" + found());
+    take();
+    return true;
+  }
+  bool parseInt(int &out) {
+    int64_t v;
+    const Token &t = cur();
+    if (!parseInt(v))
+      return false;
+    if (v < std::numeric_limits<int>::min() ||
+        v > std::numeric_limits<int>::max())
+      return fail(t, "integer out of range");
+    out = static_cast<int>(v);
+    return true;
+  }
+
+  bool parseName(std::string &out, llvm::StringRef what) {
+    if (!at(Tok::Ident))
+      return fail("expected " + what + found());
+    out = take().text;
+    return true;
+  }
+
+  /// A keyword from a fixed set: `names[i]` is the spelling of value i.
+  template <class E>
+  bool parseKeyword(E &out, E last, llvm::StringRef (*name)(E),
+                    llvm::StringRef what) {
+    if (at(Tok::Ident))
+      for (unsigned i = 0; i <= static_cast<unsigned>(last); ++i)
+        if (name(static_cast<E>(i)) == cur().text) {
+          out = static_cast<E>(i);
+          take();
+          return true;
+        }
+    return fail("expected " + what + found());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Types, values, locations
+  //===--------------------------------------------------------------------===//
+
+  static std::optional<ScalarKind> scalarKind(llvm::StringRef s) {
+    for (unsigned i = 0; i <= static_cast<unsigned>(ScalarKind::F64); ++i)
+      if (kir::scalarKindName(static_cast<ScalarKind>(i)) == s)
+        return static_cast<ScalarKind>(i);
+    return std::nullopt;
+  }
+
+  bool parseScalar(ScalarKind &k) {
+    std::optional<ScalarKind> s;
+    if (at(Tok::Ident))
+      s = scalarKind(cur().text);
+    if (!s)
+      return fail("expected a scalar type" + found());
+    take();
+    k = *s;
+    return true;
+  }
+
+  bool parseType(Type &t) {
+    if (!at(Tok::Ident))
+      return fail("expected a type" + found());
+    if (atIdent("none")) {
+      take();
+      t = Type::none();
+      return true;
+    }
+    if (atIdent("view")) {
+      take();
+      if (!expectPunct('<'))
+        return false;
+      bool isConst = false;
+      if (atIdent("const")) {
+        take();
+        isConst = true;
+      }
+      ScalarKind k;
+      unsigned rank;
+      if (!parseScalar(k) || !expectPunct(',') || !parseUnsigned(rank) ||
+          !expectPunct('>'))
+        return false;
+      t = Type::view(k, rank, isConst);
+      return true;
+    }
+    if (atIdent("buffer")) {
+      take();
+      ScalarKind k;
+      int64_t size;
+      if (!expectPunct('<') || !parseScalar(k) || !expectPunct(',') ||
+          !parseInt(size) || !expectPunct('>'))
+        return false;
+      t = Type::buffer(k, size);
+      return true;
+    }
+    if (!scalarKind(cur().text))
+      return fail("unknown type '" + cur().text + "'");
+    ScalarKind k;
+    parseScalar(k);
+    t = Type::scalar(k);
+    return true;
+  }
+
+  Value *defineValue(const Token &t, Type type) {
+    unsigned id;
+    if (llvm::StringRef(t.text).getAsInteger(10, id)) {
+      fail(t, "bad value id %" + t.text);
+      return nullptr;
+    }
+    if (values.count(id)) {
+      fail(t, "value %" + t.text + " is defined twice");
+      return nullptr;
+    }
+    auto v = std::make_unique<Value>();
+    v->id = id;
+    v->type = type;
+    Value *raw = v.get();
+    prog->values.push_back(std::move(v));
+    prog->nextValueId = std::max(prog->nextValueId, id + 1);
+    values[id] = raw;
+    return raw;
+  }
+
+  bool parseUse(Value *&v) {
+    if (!at(Tok::ValueId))
+      return fail("expected a value" + found());
+    const Token &t = take();
+    unsigned id = 0;
+    auto it = llvm::StringRef(t.text).getAsInteger(10, id) ? values.end()
+                                                           : values.find(id);
+    if (it == values.end())
+      return fail(t, "use of undefined value %" + t.text);
+    v = it->second;
+    return true;
+  }
+
+  bool parseLoc(Loc &loc) {
+    if (!atGroup("loc"))
+      return true;
+    take();
+    take();
+    return parseUnsigned(loc.line) && expectPunct(':') &&
+           parseUnsigned(loc.col) && expectPunct(')');
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Launch expressions and the program space
+  //===--------------------------------------------------------------------===//
+
+  /// `eK`, a launch expression index below `limit`; `why` says what a
+  /// larger one is not.
+  bool parseExprRef(unsigned &out, unsigned limit, llvm::StringRef why) {
+    llvm::StringRef s = at(Tok::Ident) ? llvm::StringRef(cur().text) : "";
+    unsigned k;
+    if (!s.consume_front("e") || s.getAsInteger(10, k))
+      return fail("expected a launch expression 'eK'" + found());
+    if (k >= limit)
+      return fail("launch expression e" + llvm::Twine(k) + " " + why);
+    take();
+    out = k;
+    return true;
+  }
+  bool parseExprRef(unsigned &out) {
+    return parseExprRef(out, prog->exprs.size(), "does not exist");
+  }
+  bool parseExprRef(int &out) {
+    unsigned k;
+    if (!parseExprRef(k))
+      return false;
+    out = static_cast<int>(k);
+    return true;
+  }
+
+  /// A parameter by its printed name (`argN` for an unnamed one).
+  bool parseParamRef(unsigned &out) {
+    if (!at(Tok::Ident))
+      return fail("expected a parameter name" + found());
+    const Token &t = take();
+    return resolveParam(t, t.text, out);
+  }
+  bool resolveParam(const Token &t, llvm::StringRef name, unsigned &out) {
+    for (unsigned i = 0; i < prog->params.size(); ++i)
+      if (prog->params[i].name == name) {
+        out = i;
+        return true;
+      }
+    llvm::StringRef n = name;
+    if (n.consume_front("arg") && !n.getAsInteger(10, out) &&
+        out < prog->params.size() && prog->params[out].name.empty())
+      return true;
+    return fail(t, "unknown parameter '" + name + "'");
+  }
+
+  bool parseLaunch() {
+    using K = LaunchExpr::Kind;
+    if (!expectIdent("launch") || !expectPunct('{'))
+      return false;
+    while (!atPunct('}')) {
+      unsigned idx = prog->exprs.size();
+      const Token &start = cur();
+      if (start.text != "e" + std::to_string(idx))
+        return fail("expected launch expression 'e" + llvm::Twine(idx) + "'" +
+                    found());
+      take();
+      if (!expectPunct('='))
+        return false;
+      LaunchExpr e;
+      std::optional<K> kind;
+      for (unsigned k = 0; k <= static_cast<unsigned>(K::Select); ++k)
+        if (at(Tok::Ident) && launchExprKindName(static_cast<K>(k)) == cur().text)
+          kind = static_cast<K>(k);
+      if (!kind)
+        return fail("expected a launch expression kind" + found());
+      take();
+      e.kind = *kind;
+      unsigned arity = 0;
+      switch (e.kind) {
+      case K::Const:
+        if (!parseInt(e.value))
+          return false;
+        break;
+      case K::Param:
+        if (!expectPunct('(') || !parseParamRef(e.param) || !expectPunct(')'))
+          return false;
+        break;
+      case K::Extent:
+      case K::Stride:
+        if (!expectPunct('(') || !parseParamRef(e.param) || !expectPunct(',') ||
+            !parseUnsigned(e.dim) || !expectPunct(')'))
+          return false;
+        break;
+      case K::Cmp:
+        if (!parseName(e.pred, "a comparison predicate"))
+          return false;
+        arity = 2;
+        break;
+      case K::Cast:
+      case K::Neg:
+        arity = 1;
+        break;
+      case K::Select:
+        arity = 3;
+        break;
+      default:
+        arity = 2;
+        break;
+      }
+      for (unsigned i = 0; i < arity; ++i) {
+        unsigned o;
+        if ((i && !expectPunct(',')) ||
+            !parseExprRef(o, idx, "is not an earlier one"))
+          return false;
+        e.operands.push_back(o);
+      }
+      if (!expectPunct(':') || !parseScalar(e.type))
+        return false;
+      prog->exprs.push_back(e);
+    }
+    take();
+    return true;
+  }
+
+  /// The comments on the lines after `line` up to the current token.
+  std::vector<const Comment *> commentsAfter(unsigned line) const {
+    std::vector<const Comment *> out;
+    for (const Comment &c : comments)
+      if (c.line > line && c.line < cur().line)
+        out.push_back(&c);
+    return out;
+  }
+
+  bool parseSegment() {
+    Segment seg;
+    unsigned number;
+    const Token &numTok = peek(1);
+    if (!expectIdent("segment") || !parseUnsigned(number))
+      return false;
+    if (number != prog->segments.size())
+      return fail(numTok, "expected segment " +
+                              llvm::Twine(prog->segments.size()));
+    if (!expectPunct('(') || !expectIdent("group") ||
+        !parseUnsigned(seg.group) || !expectPunct(','))
+      return false;
+    if (atIdent("ordered") || atIdent("parallel"))
+      seg.ordered = take().text == "ordered";
+    else
+      return fail("expected 'ordered' or 'parallel'" + found());
+    if (!expectPunct(')') || !expectIdent("extents") || !expectPunct('['))
+      return false;
+    while (!atPunct(']')) {
+      unsigned e;
+      if ((!seg.extents.empty() && !expectPunct(',')) || !parseExprRef(e))
+        return false;
+      seg.extents.push_back(e);
+    }
+    take();
+    if (!expectIdent("length") || !parseExprRef(seg.length) ||
+        !expectIdent("offset") || !parseExprRef(seg.offset))
+      return false;
+    unsigned line = toks[pos - 1].line;
+    if (!parseLoc(seg.loc))
+      return false;
+    if (seg.loc.valid())
+      line = toks[pos - 1].line;
+    // The facts the printer writes as comments under the segment line.
+    for (const Comment *c : commentsAfter(line)) {
+      llvm::StringRef t = c->text;
+      if (t.consume_front("ordered: ")) {
+        seg.reason = t.str();
+      } else if (t.consume_front("split over e")) {
+        if (t.consumeInteger(10, seg.splitPrograms) ||
+            seg.splitPrograms >= static_cast<int>(prog->exprs.size()))
+          return fail(numTok, "bad '// split over eK' under segment " +
+                                  llvm::Twine(number));
+      } else if (t.consume_front("widen ")) {
+        if (t.consumeInteger(10, seg.widen) || !t.consume_front(": elements e") ||
+            t.consumeInteger(10, seg.widenElements) ||
+            seg.widenElements >= static_cast<int>(prog->exprs.size()))
+          return fail(numTok, "bad '// widen W: elements eK' under segment " +
+                                  llvm::Twine(number));
+      }
+    }
+    prog->segments.push_back(std::move(seg));
+    return true;
+  }
+
+  bool parseLaunchCheck() {
+    LaunchCheck c;
+    take();
+    int64_t limit;
+    if (!parseExprRef(c.extent) || !expectPunct('<') || !expectPunct('='))
+      return false;
+    const Token &limitTok = cur();
+    if (!parseInt(limit) || !expectPunct('(') || !expectIdent("index") ||
+        !parseScalar(c.type) || !expectPunct(')'))
+      return false;
+    if (limit != indexLimit(c.type))
+      return fail(limitTok, "the index limit of " +
+                                kir::scalarKindName(c.type) + " is " +
+                                llvm::Twine(indexLimit(c.type)));
+    if (!parseLoc(c.loc))
+      return false;
+    prog->launchChecks.push_back(c);
+    return true;
+  }
+
+  bool parseIdList(std::vector<unsigned> &out) {
+    if (!expectPunct('['))
+      return false;
+    while (!atPunct(']')) {
+      unsigned v;
+      if ((!out.empty() && !expectPunct(',')) || !parseUnsigned(v))
+        return false;
+      out.push_back(v);
+    }
+    take();
+    return true;
+  }
+
+  bool parseBuffer() {
+    Buffer b;
+    take();
+    if (!parseUnsigned(b.id))
+      return false;
+    if (b.id != prog->buffers.size())
+      return fail(toks[pos - 1],
+                  "expected buffer " + llvm::Twine(prog->buffers.size()));
+    if (at(Tok::Ident))
+      b.name = take().text;
+    if (!expectPunct(':') ||
+        !parseKeyword(b.scope, BufferScope::ExternalView, bufferScopeName,
+                      "a buffer scope"))
+      return false;
+    if (atIdent("param")) {
+      take();
+      if (!parseInt(b.param))
+        return false;
+    }
+    if (!parseScalar(b.elem))
+      return false;
+    if (atIdent("rank")) {
+      take();
+      if (!parseInt(b.rank))
+        return false;
+    } else if (!expectIdent("size") || !parseInt(b.size)) {
+      return false;
+    }
+    if (atIdent("offset")) {
+      take();
+      if (!parseInt(b.workspaceOffset))
+        return false;
+    }
+    if (!expectIdent("init") ||
+        !parseKeyword(b.init, InitMode::FirstWrite, initModeName,
+                      "an init mode"))
+      return false;
+    if (b.init == InitMode::Value) {
+      AttrValue v;
+      if (!parseAttrValue(v))
+        return false;
+      if (const auto *d = std::get_if<double>(&v))
+        b.initValue = *d;
+      else if (const auto *i = std::get_if<int64_t>(&v))
+        b.initValue = static_cast<double>(*i);
+      else
+        return fail(toks[pos - 1], "expected a number");
+    }
+    if (!expectIdent("ownership") ||
+        !parseKeyword(b.ownership, Ownership::Atomic, ownershipName,
+                      "an ownership mode") ||
+        !expectIdent("writers") || !parseIdList(b.writerGroups) ||
+        !expectIdent("readers") || !parseIdList(b.readerGroups))
+      return false;
+    if (atIdent("sharing")) {
+      take();
+      if (!parseKeyword(b.sharing, Sharing::System, sharingName,
+                        "a sharing domain"))
+        return false;
+    }
+    if (atIdent("kept_zero")) {
+      take();
+      b.keptZero = true;
+    }
+    prog->buffers.push_back(std::move(b));
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The program header
+  //===--------------------------------------------------------------------===//
+
+  /// Parameter names up to the keyword pair `stop1 stop2`.
+  bool parseParamNames(llvm::StringRef stop1, llvm::StringRef stop2,
+                       std::vector<unsigned> &out) {
+    while (!(atIdent(stop1) && peek(1).kind == Tok::Ident &&
+             peek(1).text == stop2)) {
+      unsigned i;
+      if (!parseParamRef(i))
+        return false;
+      out.push_back(i);
+    }
+    take();
+    take();
+    return true;
+  }
+
+  /// `scope(...)`, read after the parameters are known (it names them).
+  bool parseScope(size_t scopePos, size_t resume) {
+    pos = scopePos;
+    if (!parseKeyword(prog->scope, ExecScope::CTA, execScopeName,
+                      "an exec scope"))
+      return false;
+    if (atPunct(',') && peek(1).text == "threads") {
+      take();
+      take();
+      if (!parseInt(prog->ctaThreads) || !expectPunct(',') ||
+          !expectIdent("shared") || !parseInt(prog->sharedBytes))
+        return false;
+    }
+    if (atPunct(',') && peek(1).text == "stage") {
+      take();
+      take();
+      if (!parseParamNames("up", "to", prog->stagedParams) ||
+          !parseInt(prog->stageLimitBytes))
+        return false;
+    }
+    if (atPunct(',') && peek(1).text == "regs") {
+      take();
+      take();
+      if (!parseParamNames("K", "up", prog->regParams) || !expectIdent("to") ||
+          !parseInt(prog->regMaxK) || !expectIdent("by"))
+        return false;
+      llvm::StringRef ref = at(Tok::Ident) ? llvm::StringRef(cur().text) : "";
+      if (!ref.consume_back(".extent"))
+        return fail("expected 'NAME.extent'" + found());
+      if (!resolveParam(cur(), ref, prog->regLengthParam))
+        return false;
+      take();
+      if (!expectPunct('(') || !parseUnsigned(prog->regLengthDim) ||
+          !expectPunct(')'))
+        return false;
+    }
+    if (!expectPunct(')'))
+      return false;
+    pos = resume;
+    return true;
+  }
+
+  bool parseParams() {
+    if (!expectPunct('('))
+      return false;
+    Block &entry = prog->body->block;
+    while (!atPunct(')')) {
+      if (!prog->params.empty() && !expectPunct(','))
+        return false;
+      if (!at(Tok::ValueId))
+        return fail("expected a parameter '%id'" + found());
+      const Token &idTok = take();
+      Param par;
+      if (at(Tok::Ident))
+        par.name = take().text;
+      if (!expectPunct(':') || !parseType(par.type))
+        return false;
+      if (par.type.isView()) {
+        std::optional<kir::Access> a;
+        if (at(Tok::Ident))
+          a = llvm::StringSwitch<std::optional<kir::Access>>(cur().text)
+                  .Case("none", kir::Access::None)
+                  .Case("r", kir::Access::Read)
+                  .Case("w", kir::Access::Write)
+                  .Case("rw", kir::Access::ReadWrite)
+                  .Default(std::nullopt);
+        if (!a)
+          return fail("expected a view access (none, r, w, rw)" + found());
+        take();
+        par.access = *a;
+      }
+      if (atIdent("constexpr")) {
+        take();
+        par.isConstexpr = true;
+      }
+      par.origin.arg = prog->params.size();
+      Value *v = defineValue(idTok, par.type);
+      if (!v)
+        return false;
+      v->name = par.name;
+      v->owner = &entry;
+      v->argNo = entry.args.size();
+      entry.args.push_back(v);
+      prog->params.push_back(par);
+    }
+    take();
+    return true;
+  }
+
+  bool parseProgram(Program &p) {
+    prog = &p;
+    values.clear();
+    if (!expectIdent("program"))
+      return false;
+    if (!at(Tok::AtName))
+      return fail("expected '@name'" + found());
+    p.name = take().text;
+    p.mangledName = p.name;
+    if (at(Tok::String))
+      p.mangledName = take().text;
+    if (!expectIdent("scope") || !expectPunct('('))
+      return false;
+    // The scope names parameters, which follow it: skip to the parameter
+    // list, read it, then come back.
+    size_t scopePos = pos;
+    unsigned depth = 1;
+    while (depth && !at(Tok::Eof)) {
+      if (atPunct('('))
+        ++depth;
+      else if (atPunct(')'))
+        --depth;
+      take();
+    }
+    if (depth)
+      return fail("expected ')'" + found());
+    if (!parseParams())
+      return false;
+    size_t afterParams = pos;
+    if (!parseScope(scopePos, afterParams) || !parseLoc(p.loc) ||
+        !expectPunct('{') || !parseLaunch())
+      return false;
+    while (atIdent("segment"))
+      if (!parseSegment())
+        return false;
+    if (!expectIdent("total") || !parseExprRef(p.total))
+      return false;
+    while (atIdent("launch_check"))
+      if (!parseLaunchCheck())
+        return false;
+    while (atIdent("buffer"))
+      if (!parseBuffer())
+        return false;
+    if (!expectIdent("body") || !expectPunct('{'))
+      return false;
+    if (!parseOps(p.body->block) || !expectPunct('}') || !expectPunct('}'))
+      return false;
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Ops
+  //===--------------------------------------------------------------------===//
+
+  /// Parses ops until the closing '}' of the block (not consumed).
+  bool parseOps(Block &b) {
+    while (!atPunct('}')) {
+      if (at(Tok::Eof))
+        return fail("expected '}'" + found());
+      if (!parseOp(b))
+        return false;
+    }
+    return true;
+  }
+
+  bool isAttrDictStart() const {
+    return atPunct('{') && peek(1).kind == Tok::Ident && isPunct(peek(2), '=');
+  }
+
+  bool parseAttrValue(AttrValue &v) {
+    const Token &t = cur();
+    switch (t.kind) {
+    case Tok::Int: {
+      int64_t i;
+      if (llvm::StringRef(t.text).getAsInteger(10, i))
+        return fail("bad integer '" + t.text + "'");
+      v = i;
+      break;
+    }
+    case Tok::Float:
+      if (t.text == "-inf") {
+        v = -std::numeric_limits<double>::infinity();
+      } else {
+        char *end = nullptr;
+        double d = std::strtod(t.text.c_str(), &end);
+        if (!end || *end)
+          return fail("bad number '" + t.text + "'");
+        v = d;
+      }
+      break;
+    case Tok::String:
+      v = t.text;
+      break;
+    case Tok::Ident:
+      if (t.text == "true" || t.text == "false")
+        v = t.text == "true";
+      else if (t.text == "nan")
+        v = std::numeric_limits<double>::quiet_NaN();
+      else if (t.text == "inf")
+        v = std::numeric_limits<double>::infinity();
+      else
+        return fail("expected an attribute value" + found());
+      break;
+    default:
+      return fail("expected an attribute value" + found());
+    }
+    take();
+    return true;
+  }
+
+  /// `{name = value, ...}` checked against the op's schema.
+  bool parseAttrs(Op &op, const OpInfo &info) {
+    take();
+    while (true) {
+      if (!at(Tok::Ident))
+        return fail("expected an attribute name" + found());
+      const Token &nameTok = take();
+      const AttrSpec *spec = info.attr(nameTok.text);
+      if (!spec)
+        return fail(nameTok, "unknown attribute '" + nameTok.text +
+                                 "' for op '" + info.name + "'");
+      if (op.attr(nameTok.text))
+        return fail(nameTok, "attribute '" + nameTok.text + "' appears twice");
+      if (!expectPunct('='))
+        return false;
+      const Token &valueTok = cur();
+      AttrValue v;
+      if (!parseAttrValue(v))
+        return false;
+      if (!spec->accepts(v))
+        return fail(valueTok, "attribute '" + nameTok.text + "' of op '" +
+                                  info.name + "' must be " + spec->describe());
+      op.attrs.push_back({nameTok.text, v});
+      if (atPunct('}'))
+        break;
+      if (!expectPunct(','))
+        return false;
+    }
+    take();
+    for (const AttrSpec &spec : info.attrs)
+      if (spec.required && !op.attr(spec.name))
+        return fail(toks[pos - 1], "op '" + info.name +
+                                       "' needs attribute '" + spec.name + "'");
+    return true;
+  }
+
+  /// Operands as the op table lays them out. Plain operands must be on the
+  /// op's line (an op without operands may be followed by `%r = ...`).
+  bool parseOperands(Op &op, const OpInfo &info, const Token &nameTok) {
+    if (info.hasAccess()) {
+      Value *v;
+      if (!parseUse(v) || !expectPunct('['))
+        return false;
+      op.operands.push_back(v);
+      llvm::SmallVector<Value *, 4> coords;
+      while (!atPunct(']')) {
+        if ((!coords.empty() && !expectPunct(',')) || !parseUse(v))
+          return false;
+        coords.push_back(v);
+      }
+      take();
+      for (unsigned i = 0; i < info.accessValues; ++i) {
+        if (!expectPunct(',') || !parseUse(v))
+          return false;
+        op.operands.push_back(v);
+      }
+      op.operands.append(coords.begin(), coords.end());
+      if (atGroup("guard")) {
+        take();
+        take();
+        if (!parseUse(v) || !expectPunct(')'))
+          return false;
+        op.operands.push_back(v);
+        op.access.hasGuard = true;
+      }
+      return true;
+    }
+    if (!at(Tok::ValueId) || cur().line != nameTok.line)
+      return true;
+    while (true) {
+      Value *v;
+      if (!parseUse(v))
+        return false;
+      op.operands.push_back(v);
+      if (!atPunct(','))
+        return true;
+      take();
+    }
+  }
+
+  /// `access(BOUNDS, ACTIVE) prov(op N; coords %a, ...; views op P, ...)`:
+  /// AccessInfo as printAccess (Printer.cpp) writes it.
+  bool parseAccess(Op &op) {
+    AccessInfo &a = op.access;
+    if (!atGroup("access"))
+      return fail("expected 'access(...)' on a memory access" + found());
+    take();
+    take();
+    if (!parseKeyword(a.bounds, Bounds::Proven, boundsName, "a bounds kind") ||
+        !expectPunct(',') ||
+        !parseKeyword(a.active, ActiveSet::Leader, activeSetName,
+                      "an active member set") ||
+        !expectPunct(')'))
+      return false;
+    if (!atGroup("prov"))
+      return true;
+    take();
+    take();
+    if (!expectIdent("op") || !parseInt(a.kirOp))
+      return false;
+    while (atPunct(';')) {
+      take();
+      bool coords = atIdent("coords");
+      if (!coords && !atIdent("views"))
+        return fail("expected 'coords' or 'views'" + found());
+      take();
+      do {
+        if ((coords ? !a.kirCoords.empty() : !a.kirViewChain.empty()) &&
+            !expectPunct(','))
+          return false;
+        unsigned id;
+        if (coords) {
+          if (!at(Tok::ValueId) ||
+              llvm::StringRef(cur().text).getAsInteger(10, id))
+            return fail("expected a KIR value '%id'" + found());
+          take();
+          a.kirCoords.push_back(id);
+        } else {
+          if (!expectIdent("op") || !parseUnsigned(id))
+            return false;
+          a.kirViewChain.push_back(id);
+        }
+      } while (atPunct(','));
+    }
+    return expectPunct(')');
+  }
+
+  /// ` acc(T = identity, ...)`: the accumulator schema.
+  bool parseAcc(Op &op) {
+    take();
+    take();
+    while (!atPunct(')')) {
+      if (!op.acc.empty() && !expectPunct(','))
+        return false;
+      AccComponent c;
+      if (!parseType(c.type) || !expectPunct('='))
+        return false;
+      if (atPunct('?')) {
+        take();
+        c.identity = AccComponent::Identity::None;
+      } else if (atIdent("init")) {
+        take();
+        c.identity = AccComponent::Identity::Init;
+      } else {
+        if (!parseAttrValue(c.value))
+          return false;
+        c.identity = AccComponent::Identity::Value;
+      }
+      op.acc.push_back(c);
+    }
+    take();
+    return true;
+  }
+
+  /// `origin(op N[, arg A])` or, for an op that stands for no KIR op,
+  /// `origin(synth STAGE)`: the stage that synthesized it (printOrigin).
+  bool parseOrigin(Op &op) {
+    if (!atGroup("origin"))
+      return true;
+    take();
+    take();
+    if (atIdent("synth")) {
+      take();
+      if (!parseName(op.origin.synth, "the synthesizing stage"))
+        return false;
+      return expectPunct(')');
+    }
+    if (!expectIdent("op") || !parseInt(op.origin.op))
+      return false;
+    if (atPunct(',')) {
+      take();
+      if (!expectIdent("arg") || !parseInt(op.origin.arg))
+        return false;
+    }
+    return expectPunct(')');
+  }
+
+  static std::string countText(unsigned lo, unsigned hi) {
+    if (hi == kVariadic)
+      return "at least " + std::to_string(lo);
+    if (lo == hi)
+      return std::to_string(lo);
+    return std::to_string(lo) + " to " + std::to_string(hi);
+  }
+
+  bool parseOp(Block &b) {
+    const Token &start = cur();
+    std::vector<Token> resultIds;
+    if (at(Tok::ValueId)) {
+      while (true) {
+        if (!at(Tok::ValueId))
+          return fail("expected a result '%id'" + found());
+        resultIds.push_back(take());
+        if (!atPunct(','))
+          break;
+        take();
+      }
+      if (!expectPunct('='))
+        return false;
+    }
+    if (!at(Tok::Ident))
+      return fail("expected an op name" + found());
+    const Token &nameTok = take();
+    std::optional<Opcode> opc = opcodeByName(nameTok.text);
+    if (!opc)
+      return fail(nameTok, "unknown op '" + nameTok.text + "'");
+    const OpInfo &info = opInfo(*opc);
+    auto op = std::make_unique<Op>(*opc);
+    op->id = prog->nextOpId++;
+    op->parent = &b;
+    if (!parseOperands(*op, info, nameTok))
+      return false;
+    unsigned n = op->operands.size(), lo = info.minOperands;
+    if (info.hasAccess() && op->access.hasGuard)
+      ++lo;
+    if (n < lo || (info.maxOperands != kVariadic && n > info.maxOperands))
+      return fail(nameTok, "op '" + info.name + "' takes " +
+                               countText(lo, info.maxOperands) +
+                               " operands, has " + llvm::Twine(n));
+    if (isAttrDictStart()) {
+      if (!parseAttrs(*op, info))
+        return false;
+    } else {
+      for (const AttrSpec &spec : info.attrs)
+        if (spec.required)
+          return fail(nameTok, "op '" + info.name + "' needs attribute '" +
+                                   spec.name + "'");
+    }
+    std::vector<Type> types;
+    if (atPunct(':')) {
+      take();
+      while (true) {
+        Type t;
+        if (!parseType(t))
+          return false;
+        types.push_back(t);
+        if (!atPunct(','))
+          break;
+        take();
+      }
+    }
+    if (types.size() != resultIds.size())
+      return fail(start, "op '" + info.name + "' has " +
+                             llvm::Twine(resultIds.size()) + " results but " +
+                             llvm::Twine(types.size()) + " result types");
+    if (types.size() < info.minResults ||
+        (info.maxResults != kVariadic && types.size() > info.maxResults))
+      return fail(start, "op '" + info.name + "' has " +
+                             countText(info.minResults, info.maxResults) +
+                             " results, not " + llvm::Twine(types.size()));
+    if (info.hasAccess() && !parseAccess(*op))
+      return false;
+    if (atGroup("acc") && !parseAcc(*op))
+      return false;
+    if (!parseLoc(op->loc) || !parseOrigin(*op))
+      return false;
+    // Results are visible after the op (not inside its own regions).
+    Op *raw = op.get();
+    b.ops.push_back(std::move(op));
+    unsigned regions = 0;
+    while (atPunct('{') || (atIdent("else") && isPunct(peek(1), '{'))) {
+      const Token &open = cur();
+      bool isElse = atIdent("else");
+      if (regions >= info.regions.size())
+        return fail(open, "op '" + info.name + "' has " +
+                              llvm::Twine(info.regions.size()) + " regions");
+      if (isElse != (info.regions[regions] == "else"))
+        return fail(open, isElse ? "unexpected 'else'"
+                                 : "expected 'else' before the else region");
+      if (isElse)
+        take();
+      take();
+      if (!parseRegion(*raw))
+        return false;
+      ++regions;
+    }
+    if (regions != info.regions.size())
+      return fail(nameTok, "op '" + info.name + "' needs " +
+                               llvm::Twine(info.regions.size()) +
+                               " regions, has " + llvm::Twine(regions));
+    for (unsigned i = 0; i < resultIds.size(); ++i) {
+      Value *v = defineValue(resultIds[i], types[i]);
+      if (!v)
+        return false;
+      v->def = raw;
+      v->resultNo = i;
+      raw->results.push_back(v);
+    }
+    return true;
+  }
+
+  /// Parses a region body after its '{' up to and including its '}'.
+  bool parseRegion(Op &parent) {
+    auto r = std::make_unique<Region>();
+    r->parent = &parent;
+    Region *raw = r.get();
+    parent.regions.push_back(std::move(r));
+    Block &b = raw->block;
+    if (atPunct('^')) {
+      take();
+      if (!expectPunct('('))
+        return false;
+      while (!atPunct(')')) {
+        if (!b.args.empty() && !expectPunct(','))
+          return false;
+        if (!at(Tok::ValueId))
+          return fail("expected a block argument '%id'" + found());
+        const Token &idTok = take();
+        Type t;
+        if (!expectPunct(':') || !parseType(t))
+          return false;
+        Value *v = defineValue(idTok, t);
+        if (!v)
+          return false;
+        v->owner = &b;
+        v->argNo = b.args.size();
+        b.args.push_back(v);
+      }
+      take();
+      if (!expectPunct(':'))
+        return false;
+    }
+    if (!parseOps(b))
+      return false;
+    return expectPunct('}');
+  }
+};
+
+} // namespace
+
+bool intent::phys::parsePrograms(llvm::StringRef text,
+                                 llvm::StringRef bufferName,
+                                 std::vector<std::unique_ptr<Program>> &out,
+                                 std::string &error) {
+  std::vector<Token> toks;
+  std::vector<Comment> comments;
+  Token bad;
+  if (!Lexer(text).run(toks, comments, bad)) {
+    error = (bufferName + ":" + llvm::Twine(bad.line) + ":" +
+             llvm::Twine(bad.col) + ": error: unexpected character '" +
+             bad.text + "'")
+                .str();
+    return false;
+  }
+  Parser p(std::move(toks), std::move(comments), bufferName, error);
+  return p.parseAll(out);
+}
