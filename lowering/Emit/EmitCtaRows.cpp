@@ -58,7 +58,7 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
   // The register variants (RK > 0) never stage, nor does a launch that
   // checks bounds (the staging copy is not checked).
   os << "const bool gstage = " << (p.regMaxK ? "RK == 0 && " : "")
-     << (hostSerial ? "" : "(!CK || a.check == nullptr) && ")
+     << (hostSerial ? "" : uncheckedLaunch() + " && ")
      << stageBytesFunction() << "(a) != 0;\n";
   std::string offset = std::to_string(p.sharedBytes);
   for (unsigned i : p.stagedParams) {

@@ -140,7 +140,7 @@ void ProgramEmitter::emitGridReduce(const Op &op, const std::string &pid) {
   bool vectorPath = vec > 1 && !streamed.empty();
   if (vectorPath) {
     // Not under INTENT_CHECK=bounds: the scalar steps check each access.
-    std::string ok = hostSerial ? "true" : "(!CK || a.check == nullptr)";
+    std::string ok = hostSerial ? "true" : uncheckedLaunch();
     for (const Op *l : streamed) {
       std::string v = name(l->memory());
       unsigned bytes = kindBytes(l->result()->type.elem) * vec;

@@ -38,7 +38,7 @@ void ProgramEmitter::emitWidenedSegment(const Op &op, const std::string &pid) {
   // taken when the launch checks bounds (the scalar path checks each
   // access).
   std::set<const Value *> views;
-  std::string vec = "(!CK || a.check == nullptr)";
+  std::string vec = uncheckedLaunch();
   for (const auto &o : body.ops)
     if ((o->opcode == Opcode::Load || o->opcode == Opcode::Store) &&
         views.insert(o->memory()).second) {

@@ -103,6 +103,12 @@ private:
   /// within its extent>)` (intent/runtime/bounds.hpp), with the access's
   /// user line and column; "" for a buffer access.
   std::string boundsCondition(const phys::Op &op);
+  /// True in the emitted code when the launch does not check bounds, so the
+  /// passes' unchecked fast paths (vector loads, row staging) may run: the
+  /// unchecked kernel variant, or a host form called without checks.
+  std::string uncheckedLaunch() const {
+    return hostSerial ? "(a.check == nullptr)" : "(!CK || a.check == nullptr)";
+  }
   void emitAlloc(const phys::Op &op);
   /// Binds a region's block arguments to `sources` (carried variables).
   void bindArgs(const phys::Block &b, llvm::ArrayRef<std::string> sources);
