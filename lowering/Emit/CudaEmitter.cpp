@@ -192,9 +192,13 @@ void ProgramEmitter::emit() {
 bool ProgramEmitter::hasHostSerial() const {
   if (p.scope != ExecScope::CTA)
     return false;
-  bool grid = false;
-  walk(*p.body, [&](const Op &o) { grid |= o.opcode == Opcode::GridReduce; });
-  return !grid;
+  // A program written with cooperative primitives (or a grid_reduce) runs
+  // its threads as host fibers in cpu mode: it has no serial form.
+  bool coop = false;
+  walk(*p.body, [&](const Op &o) {
+    coop |= o.opcode == Opcode::GridReduce || isCooperative(o.opcode);
+  });
+  return !coop;
 }
 
 void ProgramEmitter::indent() {
@@ -402,6 +406,80 @@ std::string ProgramEmitter::elementRef(const Op &op) {
   return s + "]";
 }
 
+void ProgramEmitter::emitCoopOp(const Op &op) {
+  const std::string rt = "::intent::rt::";
+  switch (op.opcode) {
+  case Opcode::ThreadId:
+    declare(op.result(), rt + "cta_thread()");
+    return;
+  case Opcode::LaneId:
+    declare(op.result(), rt + "lane()");
+    return;
+  case Opcode::WarpId:
+    declare(op.result(), rt + "warp_in_cta()");
+    return;
+  case Opcode::CtaSize:
+    declare(op.result(), rt + "cta_size()");
+    return;
+  case Opcode::Barrier:
+    line(rt + (op.strAttr("scope") == "warp" ? "warp_barrier();"
+                                             : "cta_barrier();"));
+    return;
+  case Opcode::Shuffle: {
+    const std::string mode = op.strAttr("mode");
+    const std::string fn = mode == "xor"    ? "warp_shfl_xor"
+                           : mode == "down" ? "warp_shfl_down"
+                                            : "warp_shfl";
+    declare(op.result(), rt + fn + "(" + name(op.operands[0]) + ", " +
+                             name(op.operands[1]) + ")");
+    return;
+  }
+  case Opcode::VectorLoad: {
+    const std::string w = std::to_string(op.intAttr("width"));
+    const std::string v = "vl" + std::to_string(op.id);
+    std::string ref = elementRef(op);
+    line("const auto " + v + " = " + rt + "load_vec<" + w + ">(&" + ref +
+         ");");
+    for (unsigned i = 0; i < op.results.size(); ++i)
+      declare(op.result(i), v + "[" + std::to_string(i) + "]");
+    return;
+  }
+  case Opcode::VectorStore: {
+    const int64_t w = op.intAttr("width");
+    const std::string v = "vs" + std::to_string(op.id);
+    std::string init;
+    for (int64_t i = 0; i < w; ++i)
+      init += (i ? ", " : "") + name(op.operands[1 + i]);
+    line(rt + "vec<" + scalarCxx(op.memory()->type.elem) + ", " +
+         std::to_string(w) + "> " + v + ";");
+    for (int64_t i = 0; i < w; ++i)
+      line(v + "[" + std::to_string(i) + "] = " + name(op.operands[1 + i]) +
+           ";");
+    line(rt + "store_vec<" + std::to_string(w) + ">(&" + elementRef(op) +
+         ", " + v + ");");
+    return;
+  }
+  case Opcode::Aligned: {
+    const Value *m = op.operands[0];
+    const std::string last = std::to_string(std::max(m->type.rank, 1) - 1);
+    declare(op.result(), "(" + name(m) + ".stride(" + last + ") == 1 && " +
+                             rt + "is_aligned(" + name(m) + ".data() + " +
+                             name(op.operands[1]) + ", " +
+                             std::to_string(op.intAttr("bytes")) + "))");
+    return;
+  }
+  case Opcode::CheckedLaunch:
+    declare(op.result(), "!" + uncheckedLaunch());
+    return;
+  case Opcode::Bitcast:
+    declare(op.result(), rt + "bit_cast<" + emit::cxxType(op.result()->type) +
+                             ">(" + name(op.operands[0]) + ")");
+    return;
+  default:
+    llvm_unreachable("not a cooperative primitive");
+  }
+}
+
 std::string ProgramEmitter::boundsCondition(const Op &op) {
   const Value *mem = op.memory();
   llvm::ArrayRef<Value *> coords = op.coords();
@@ -440,6 +518,12 @@ void ProgramEmitter::emitAlloc(const Op &op) {
        << " *>(static_cast<char *>(a.workspace) + " << b.workspaceOffset
        << "); // workspace slice of buffer " << b.id << " (" << b.name
        << ")\n";
+    return;
+  }
+  if (b.scope == BufferScope::CTAShared) {
+    os << t << " *const " << name(op.result()) << " = ::intent::rt::cta_shared<"
+       << t << ">(" << b.sharedOffset << "); // shared buffer " << b.id << " ("
+       << b.name << "), " << b.size << " elements\n";
     return;
   }
   os << t << " " << name(op.result()) << "[" << b.size << "]; // buffer "
@@ -723,6 +807,19 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   case Opcode::GridReduce:
     emitGridReduce(op, pid);
+    return;
+  case Opcode::ThreadId:
+  case Opcode::LaneId:
+  case Opcode::WarpId:
+  case Opcode::CtaSize:
+  case Opcode::Barrier:
+  case Opcode::Shuffle:
+  case Opcode::VectorLoad:
+  case Opcode::VectorStore:
+  case Opcode::Aligned:
+  case Opcode::CheckedLaunch:
+  case Opcode::Bitcast:
+    emitCoopOp(op);
     return;
   case Opcode::Yield:
     emitYield(op);

@@ -110,6 +110,9 @@ private:
     return hostSerial ? "(a.check == nullptr)" : "(!CK || a.check == nullptr)";
   }
   void emitAlloc(const phys::Op &op);
+  /// The cooperative primitives (thread_id ... bitcast,
+  /// docs/physical-ir.md §5.7): one runtime helper call each.
+  void emitCoopOp(const phys::Op &op);
   /// Binds a region's block arguments to `sources` (carried variables).
   void bindArgs(const phys::Block &b, llvm::ArrayRef<std::string> sources);
   std::string carried(const phys::Op &loop, unsigned k);

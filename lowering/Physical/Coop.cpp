@@ -2,6 +2,8 @@
 
 #include "Physical/Coop.h"
 
+#include <algorithm>
+
 using namespace intent;
 using namespace intent::phys;
 
@@ -121,4 +123,19 @@ intent::phys::RowRegChoice intent::phys::rowRegChoice(int64_t n, int maxK) {
 
 int64_t intent::phys::elemBytes(ScalarKind k) {
   return kir::Type::scalar(k).bitWidth() / 8;
+}
+
+void intent::phys::layoutSharedBuffers(Program &p) {
+  int64_t end = (p.sharedBytes + 15) / 16 * 16;
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::CTAShared && b.sharedOffset >= 0)
+      end = std::max(end, b.sharedOffset + b.size * elemBytes(b.elem));
+  for (Buffer &b : p.buffers) {
+    if (b.scope != BufferScope::CTAShared || b.sharedOffset >= 0)
+      continue;
+    end = (end + 15) / 16 * 16;
+    b.sharedOffset = end;
+    end += b.size * elemBytes(b.elem);
+  }
+  p.sharedBytes = std::max(p.sharedBytes, end);
 }

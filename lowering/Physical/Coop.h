@@ -83,6 +83,12 @@ int rowRegMaxThreads(int k, int maxK);
 /// Bytes of one element of kind `k`.
 int64_t elemBytes(ScalarKind k);
 
+/// Places the program's CTA-shared buffers in its dynamic shared memory:
+/// each at the next 16-byte boundary after Program::sharedBytes (the
+/// scratch older passes reserve), in buffer order, and grows sharedBytes to
+/// cover them. Idempotent: buffers already placed keep their offsets.
+void layoutSharedBuffers(Program &p);
+
 /// Combiners a grid_reduce may regroup AND reorder (commutative and, with
 /// reassociate, associative up to float rounding).
 bool isCommutativeCombiner(llvm::StringRef combiner);

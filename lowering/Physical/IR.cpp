@@ -123,6 +123,8 @@ llvm::StringRef intent::phys::bufferScopeName(BufferScope s) {
     return "invocation_workspace";
   case BufferScope::ExternalView:
     return "external_view";
+  case BufferScope::CTAShared:
+    return "cta_shared";
   }
   llvm_unreachable("bad buffer scope");
 }
@@ -252,7 +254,10 @@ llvm::ArrayRef<Value *> Op::coords() const {
   unsigned first = opcode == Opcode::Store       ? 2
                    : opcode == Opcode::Atomic    ? 2
                    : opcode == Opcode::AtomicCas ? 3
-                                                 : 1;
+                   : opcode == Opcode::VectorStore
+                       ? 1 + static_cast<unsigned>(
+                                 std::max<int64_t>(intAttr("width", 0), 0))
+                       : 1;
   unsigned end = operands.size() - (access.hasGuard ? 1 : 0);
   if (end < first)
     return {};
@@ -427,6 +432,20 @@ void intent::phys::walkMutable(Region &r, const std::function<void(Op &)> &fn) {
     fn(*op);
     for (auto &sub : op->regions)
       walkMutable(*sub, fn);
+  }
+}
+
+bool intent::phys::isCooperative(Opcode op) {
+  switch (op) {
+  case Opcode::ThreadId:
+  case Opcode::LaneId:
+  case Opcode::WarpId:
+  case Opcode::CtaSize:
+  case Opcode::Barrier:
+  case Opcode::Shuffle:
+    return true;
+  default:
+    return false;
   }
 }
 

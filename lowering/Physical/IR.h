@@ -218,6 +218,7 @@ enum class BufferScope : uint8_t {
   IterationPrivate,    ///< one copy per dynamic execution of its region
   InvocationWorkspace, ///< one per launch, a hidden ABI argument
   ExternalView,        ///< an ABI view: allocation and contents owned by host
+  CTAShared, ///< one copy per CTA in its shared memory, shared by its threads
 };
 llvm::StringRef bufferScopeName(BufferScope s);
 
@@ -277,6 +278,9 @@ struct Buffer {
   /// zeroes it once per allocation instead of once per launch. Printed
   /// `kept_zero`.
   bool keptZero = false;
+  /// CTA-shared buffers: byte offset in the CTA's dynamic shared memory
+  /// (layoutSharedBuffers); -1 otherwise. Printed `shared_offset N`.
+  int64_t sharedOffset = -1;
 };
 
 /// Alignment of every buffer slice in the invocation workspace (the
@@ -376,12 +380,41 @@ enum class Opcode : uint8_t {
   /// an instance's top-level code (cta-rows, grid-reduce before the
   /// reduction, widen) do not apply to an instance that prints there.
   Print,
+  // Cooperative primitives (docs/physical-ir.md §5.7): what a pass that
+  // maps an instance onto several threads writes. They are meaningful in a
+  // program of exec scope cta (Program::ctaThreads threads per program);
+  // in a thread-scope program the CTA is one thread.
+  ThreadId,  ///< () -> i32: the executing thread's index in the CTA
+  LaneId,    ///< () -> i32: its lane in its warp (thread_id % 32)
+  WarpId,    ///< () -> i32: its warp in the CTA (thread_id / 32)
+  CtaSize,   ///< () -> i32: threads per CTA
+  Barrier,   ///< () attr scope = cta | warp: every thread of the scope waits
+  Shuffle,   ///< (value, i32) -> value attr mode = xor | down | idx
+  /// (mem, coords..., [guard]) attr width -> `width` elements: the elements
+  /// at coords, coords + 1, ... along the last dimension, loaded as one
+  /// aligned vector (the caller guarantees unit stride and alignment with
+  /// `aligned`).
+  VectorLoad,
+  /// (mem, values[width]..., coords..., [guard]) attr width: the inverse.
+  VectorStore,
+  /// (view, i64 offset) attr bytes -> bool: the view's last dimension has
+  /// stride 1 and the address of element `offset` of its data is a
+  /// multiple of `bytes`.
+  Aligned,
+  /// () -> bool: true in the bounds-checked variant of the kernel
+  /// (INTENT_CHECK=bounds), where the vector paths give way to checked
+  /// scalar accesses.
+  CheckedLaunch,
+  Bitcast, ///< (value) -> the same bits as the result type (equal size)
 };
 /// The op's printed name (its op table row, Physical/OpTable.h, which also
 /// has its operand/result/region arity and attribute schema).
 llvm::StringRef opcodeName(Opcode op);
 /// atomic and atomic_cas.
 bool isAtomic(Opcode op);
+/// thread_id, lane_id, warp_id, cta_size, barrier, shuffle: the ops whose
+/// meaning depends on the CTA of threads executing the program.
+bool isCooperative(Opcode op);
 /// Whether a `print` op is anywhere in the region tree.
 bool containsPrint(const Region &r);
 /// From the op table.

@@ -53,7 +53,7 @@ public:
   Row &access(unsigned values) {
     info.shape = OperandShape::Access;
     info.accessValues = values;
-    info.minOperands = 1 + values;
+    info.minOperands = 1 + (values == kVariadic ? 0 : values);
     info.maxOperands = kVariadic;
     return *this;
   }
@@ -166,9 +166,10 @@ std::vector<OpInfo> buildTable() {
       op(O::If, "if").operands(1).results(0, kVariadic)
           .regions({"then", "else"}),
       op(O::Loop, "loop").operands(0, kVariadic).results(0, kVariadic)
-          .regions({"cond", "body", "step"}).attr(boolAttr("test_first")),
+          .regions({"cond", "body", "step"}).attr(boolAttr("test_first"))
+          .attr(intAttr("unroll", false)),
       op(O::For, "for").operands(2).regions({"body"})
-          .attr(enumAttr("dist", kDist, false)),
+          .attr(enumAttr("dist", kDist, false)).attr(intAttr("unroll", false)),
       // Structured ops (Physical/Structured.h).
       op(O::Reduce, "reduce").operands(2, kVariadic).results(1, kVariadic)
           .regions({"value", "combine"})
@@ -218,6 +219,23 @@ std::vector<OpInfo> buildTable() {
           .attr(intAttr("max_programs")),
       op(O::Print, "print").operands(0, kVariadic)
           .attr({"format", AttrKind::String, true, {}}),
+      // Cooperative primitives (docs/physical-ir.md §5.7).
+      op(O::ThreadId, "thread_id").results(1).pure(),
+      op(O::LaneId, "lane_id").results(1).pure(),
+      op(O::WarpId, "warp_id").results(1).pure(),
+      op(O::CtaSize, "cta_size").results(1).pure(),
+      op(O::Barrier, "barrier").attr(enumAttr("scope", {"cta", "warp"})),
+      // Not pure: every lane of the warp must execute it together.
+      op(O::Shuffle, "shuffle").operands(2).results(1)
+          .attr(enumAttr("mode", {"xor", "down", "idx"})),
+      op(O::VectorLoad, "vector_load").access(0).results(2, 16)
+          .attr(intAttr("width")),
+      op(O::VectorStore, "vector_store").access(kVariadic)
+          .attr(intAttr("width")),
+      op(O::Aligned, "aligned").operands(2).results(1)
+          .attr(intAttr("bytes")).pure(),
+      op(O::CheckedLaunch, "checked_launch").results(1).pure(),
+      unary(O::Bitcast, "bitcast"),
   };
   std::vector<OpInfo> table;
   for (Row &r : rows) {
@@ -321,6 +339,14 @@ std::optional<Opcode> intent::phys::opcodeByName(llvm::StringRef name) {
 }
 
 llvm::StringRef intent::phys::opcodeName(Opcode op) { return opInfo(op).name; }
+
+unsigned intent::phys::accessValueCount(const Op &op) {
+  const OpInfo &info = opInfo(op.opcode);
+  if (info.accessValues != kVariadic)
+    return info.accessValues;
+  int64_t w = op.intAttr("width", 0);
+  return w > 0 ? static_cast<unsigned>(w) : 0;
+}
 
 bool intent::phys::isTerminator(Opcode op) { return opInfo(op).terminator; }
 

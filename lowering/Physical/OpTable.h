@@ -75,7 +75,9 @@ struct OpInfo {
   OperandShape shape = OperandShape::Range;
   unsigned minOperands = 0;
   unsigned maxOperands = 0;   ///< kVariadic: no bound
-  unsigned accessValues = 0;  ///< Access: value operands after the memory
+  /// Access: value operands after the memory; kVariadic: as many as the
+  /// op's `width` attribute says (vector_store).
+  unsigned accessValues = 0;
   unsigned minResults = 0;
   unsigned maxResults = 0;    ///< kVariadic: no bound
   /// One name per region, in order ("then", "else"); the count is fixed.
@@ -91,12 +93,15 @@ struct OpInfo {
 };
 
 /// The last opcode (for iterating over all of them).
-inline constexpr Opcode LastOpcode = Opcode::Print;
+inline constexpr Opcode LastOpcode = Opcode::Bitcast;
 
 /// The table row of `op`.
 const OpInfo &opInfo(Opcode op);
 /// Every row, indexed by Opcode.
 llvm::ArrayRef<OpInfo> opTable();
+/// The number of value operands of the memory access `op` after its memory
+/// operand (its row's accessValues, or its `width` for vector_store).
+unsigned accessValueCount(const Op &op);
 /// The opcode printed as `name`, if any.
 std::optional<Opcode> opcodeByName(llvm::StringRef name);
 

@@ -681,7 +681,7 @@ private:
     if (at(Tok::Ident))
       b.name = take().text;
     if (!expectPunct(':') ||
-        !parseKeyword(b.scope, BufferScope::ExternalView, bufferScopeName,
+        !parseKeyword(b.scope, BufferScope::CTAShared, bufferScopeName,
                       "a buffer scope"))
       return false;
     if (atIdent("param")) {
@@ -701,6 +701,11 @@ private:
     if (atIdent("offset")) {
       take();
       if (!parseInt(b.workspaceOffset))
+        return false;
+    }
+    if (atIdent("shared_offset")) {
+      take();
+      if (!parseInt(b.sharedOffset))
         return false;
     }
     if (!expectIdent("init") ||
@@ -1007,7 +1012,17 @@ private:
         coords.push_back(v);
       }
       take();
-      for (unsigned i = 0; i < info.accessValues; ++i) {
+      if (info.accessValues == kVariadic) {
+        // vector_store: every `, %v` up to the attributes.
+        while (atPunct(',') && peek(1).kind == Tok::ValueId) {
+          take();
+          if (!parseUse(v))
+            return false;
+          op.operands.push_back(v);
+        }
+      }
+      for (unsigned i = 0; info.accessValues != kVariadic &&
+                           i < info.accessValues; ++i) {
         if (!expectPunct(',') || !parseUse(v))
           return false;
         op.operands.push_back(v);

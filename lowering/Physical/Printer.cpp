@@ -201,6 +201,8 @@ private:
         os << " size " << b.size;
       if (b.workspaceOffset >= 0)
         os << " offset " << b.workspaceOffset;
+      if (b.sharedOffset >= 0)
+        os << " shared_offset " << b.sharedOffset;
       os << " init " << initModeName(b.init);
       if (b.init == InitMode::Value) {
         os << " ";
@@ -294,7 +296,7 @@ private:
       for (unsigned i = 0; i < cs.size(); ++i)
         os << (i ? ", %" : "%") << cs[i]->id;
       os << "]";
-      for (unsigned i = 1; i <= info.accessValues; ++i)
+      for (unsigned i = 1, n = accessValueCount(op); i <= n; ++i)
         os << ", %" << op.operands[i]->id;
       if (Value *g = op.guard())
         os << " guard(%" << g->id << ")";

@@ -536,7 +536,55 @@ private:
     case Opcode::Store:
     case Opcode::Atomic:
     case Opcode::AtomicCas:
+    case Opcode::VectorLoad:
+    case Opcode::VectorStore:
       verifyAccess(op); // atomics: [atomic] checks in VerifierAtomic.cpp
+      break;
+    case Opcode::ThreadId:
+    case Opcode::LaneId:
+    case Opcode::WarpId:
+    case Opcode::CtaSize:
+    case Opcode::CheckedLaunch: {
+      ScalarKind k = op.opcode == Opcode::CheckedLaunch ? ScalarKind::Bool
+                                                        : ScalarKind::I32;
+      if (oneResult(true) && op.result()->type != Type::scalar(k))
+        opError("types", op, std::string("result is ") +
+                                 (k == ScalarKind::Bool ? "bool" : "i32"));
+      break;
+    }
+    case Opcode::Barrier:
+      if (!op.operands.empty() || !op.results.empty())
+        opError("types", op, "a barrier has no operands or results");
+      break;
+    case Opcode::Shuffle:
+      operandsScalar();
+      if (op.operands.size() != 2 ||
+          op.operands[1]->type != Type::scalar(ScalarKind::I32))
+        opError("types", op, "takes (value, i32 lane argument)");
+      else if (oneResult(true) && op.result()->type != op.operands[0]->type)
+        opError("types", op, "result type differs from the shuffled value's");
+      else if (scalarBytes(op.result()->type.elem) != 4 &&
+               scalarBytes(op.result()->type.elem) != 8 &&
+               !op.result()->type.isBool())
+        opError("types", op, "shuffles move 4- or 8-byte values and bool");
+      break;
+    case Opcode::Aligned: {
+      int64_t b = op.intAttr("bytes", 0);
+      if (b <= 0 || (b & (b - 1)))
+        opError("attrs", op, "`bytes` is a power of two");
+      if (op.operands.size() != 2 || !op.operands[0]->type.isView() ||
+          !op.operands[1]->type.isIndex())
+        opError("types", op, "takes (view, i64 element offset)");
+      if (oneResult(true) && !op.result()->type.isBool())
+        opError("types", op, "result is bool");
+      break;
+    }
+    case Opcode::Bitcast:
+      operandsScalar();
+      if (oneResult(true) && op.operands.size() == 1 &&
+          scalarBytes(op.result()->type.elem) !=
+              scalarBytes(op.operands[0]->type.elem))
+        opError("types", op, "changes the size of the value");
       break;
     case Opcode::If:
       if (op.operands.size() != 1 || !op.operands[0]->type.isBool())
@@ -582,8 +630,14 @@ private:
   }
 
   void verifyAccess(const Op &op) {
-    bool isStore = op.opcode == Opcode::Store;
-    if (op.operands.size() < (isStore ? 2u : 1u) ||
+    bool isStore =
+        op.opcode == Opcode::Store || op.opcode == Opcode::VectorStore;
+    bool isVector =
+        op.opcode == Opcode::VectorLoad || op.opcode == Opcode::VectorStore;
+    unsigned width = isVector ? static_cast<unsigned>(
+                                    std::max<int64_t>(op.intAttr("width"), 0))
+                              : 1;
+    if (op.operands.size() < (isStore ? 1u + width : 1u) ||
         !op.operands[0]->type.isMemory()) {
       opError("access", op, "first operand must be a view or buffer");
       return;
@@ -615,11 +669,33 @@ private:
     case Bounds::Proven: // re-proven by [bounds] (VerifierAccess.cpp)
       break;
     }
-    if (op.access.kirOp < 0)
+    // An access a pass synthesized to a buffer of its own (shared memory,
+    // workspace) stands for no KIR access; every other needs its KIR op.
+    if (op.access.kirOp < 0 && !(buffer && !op.origin.synth.empty()))
       opError("access", op, "has no provenance (KIR op)");
     Type elem = Type::scalar(mt.elem);
     if (isAtomic(op.opcode))
       return;
+    if (isVector) {
+      if ((width != 2 && width != 4 && width != 8 && width != 16) ||
+          width * scalarBytes(mt.elem) > 16)
+        opError("attrs", op, "`width` is 2, 4, 8 or 16 elements of at most "
+                             "16 bytes together");
+      if (isStore) {
+        if (mt.isView() && mt.constElem)
+          opError("access", op, "stores through a view of const elements");
+        for (unsigned i = 0; i < width && 1 + i < op.operands.size(); ++i)
+          if (op.operands[1 + i]->type != elem)
+            opError("types", op, "stored value type differs from the element "
+                                 "type");
+      } else if (op.results.size() != width) {
+        opError("types", op, "has one result per vector element");
+      }
+      for (const Value *r : op.results)
+        if (r->type != elem)
+          opError("types", op, "result type differs from the element type");
+      return;
+    }
     if (isStore) {
       if (mt.isView() && mt.constElem)
         opError("access", op, "stores through a view of const elements");

@@ -343,6 +343,19 @@ private:
     return false;
   }
 
+  /// Whether the program uses a cooperative primitive (computed once).
+  bool explicitCooperative() {
+    if (coopKnown < 0) {
+      coopKnown = 0;
+      walk(*p.body, [&](const Op &o) {
+        if (isCooperative(o.opcode))
+          coopKnown = 1;
+      });
+    }
+    return coopKnown == 1;
+  }
+  int coopKnown = -1;
+
   void verifyActive(const Op &op) {
     ActiveSet a = op.access.active;
     std::string is = " (active `" + activeSetName(a).str() + "`)";
@@ -363,7 +376,10 @@ private:
       opError("active", op, "an access in a distributed region is done by "
                             "each thread for its own members (active "
                             "`thread`)" + is);
-    if (!dist && a == ActiveSet::Thread)
+    // A program written with the cooperative primitives (thread_id, ...)
+    // spreads work itself: any access may be each thread's own (the
+    // interpreter's shared-memory race check covers what this cannot).
+    if (!dist && a == ActiveSet::Thread && !explicitCooperative())
       opError("active", op, "active `thread` (each thread its own members) "
                             "outside a distributed region");
     if (a == ActiveSet::All && op.opcode != Opcode::Load)
@@ -381,8 +397,12 @@ private:
       return;
     }
     const kir::Op &k = *it->second;
-    kir::Opcode want = op.opcode == Opcode::Load        ? kir::Opcode::Load
-                       : op.opcode == Opcode::Store     ? kir::Opcode::Store
+    kir::Opcode want = op.opcode == Opcode::Load ||
+                               op.opcode == Opcode::VectorLoad
+                           ? kir::Opcode::Load
+                       : op.opcode == Opcode::Store ||
+                               op.opcode == Opcode::VectorStore
+                           ? kir::Opcode::Store
                        : op.opcode == Opcode::Atomic    ? kir::Opcode::Atomic
                                                         : kir::Opcode::AtomicCas;
     bool offsets = op.opcode == Opcode::Load &&

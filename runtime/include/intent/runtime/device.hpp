@@ -146,6 +146,14 @@ template <int N, class T> INTENT_HD void store_vec(T *P, const vec<T, N> &Value)
   *reinterpret_cast<vec<T, N> *>(P) = Value;
 }
 
+/// The bits of From as a To of the same size (the physical IR's bitcast).
+template <class To, class From> INTENT_HD To bit_cast(const From &F) {
+  static_assert(sizeof(To) == sizeof(From), "intent::rt::bit_cast: sizes differ");
+  To T;
+  __builtin_memcpy(&T, &F, sizeof(To));
+  return T;
+}
+
 } // namespace rt
 } // namespace intent
 
