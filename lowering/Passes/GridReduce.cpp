@@ -30,6 +30,8 @@
 
 #include "Passes/Passes.h"
 
+#include "Physical/Dispatch.h"
+
 #include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
@@ -120,11 +122,6 @@ std::string rejection(const Program &p, Op *&segOp, Op *&target) {
   return "";
 }
 
-/// Points the launch_value op defining `v` at expression `e`.
-void retarget(Value *v, unsigned e) {
-  if (v && v->def && v->def->opcode == Opcode::LaunchValue)
-    v->def->setAttr("expr", static_cast<int64_t>(e));
-}
 
 /// A kernel whose only work is a top-level reduction that may be regrouped
 /// but that grid-reduce could not split runs it in one program instance:
@@ -227,20 +224,8 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
   }
   unsigned count = p.binaryExpr(K::Min, wanted, cap);
 
-  Segment &seg = p.segments[0];
-  unsigned oldLength = seg.length;
-  seg.splitPrograms = static_cast<int>(count);
-  seg.length = count;
-  if (p.total == oldLength)
-    p.total = count;
-  // The dispatch's launch values of L_0 and total.
-  retarget(segOp->operands[2], count);
-  const Op *guard = segOp->parentOp();
-  if (guard && guard->opcode == Opcode::If) {
-    const Value *c = guard->operands[0];
-    if (c->def && c->def->opcode == Opcode::Cmp)
-      retarget(c->def->operands[1], p.total);
-  }
+  p.segments[0].splitPrograms = static_cast<int>(count);
+  resizeSegment(p, 0, count);
 
   unsigned components = gridComponents(*target);
   Buffer ws;
@@ -255,8 +240,8 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
   ws.init = InitMode::Value;
   ws.initValue = 0;
   ws.ownership = Ownership::InstanceUnique;
-  ws.writerGroups = {seg.group};
-  ws.readerGroups = {seg.group};
+  ws.writerGroups = {p.segments[0].group};
+  ws.readerGroups = {p.segments[0].group};
   ws.origin = target->origin;
   p.buffers.push_back(ws);
 

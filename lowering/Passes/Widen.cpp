@@ -19,6 +19,7 @@
 
 #include "Passes/Passes.h"
 
+#include "Physical/Dispatch.h"
 #include "Physical/Widen.h"
 
 using namespace intent;
@@ -60,12 +61,6 @@ std::string rejection(const Program &p, Op *&segOp) {
   return "";
 }
 
-/// Points the launch_value op defining `v` at expression `e`.
-void retarget(Value *v, unsigned e) {
-  if (v && v->def && v->def->opcode == Opcode::LaunchValue)
-    v->def->setAttr("expr", static_cast<int64_t>(e));
-}
-
 } // namespace
 
 std::string intent::passes::applyWiden(Program &p, std::string &what) {
@@ -82,17 +77,7 @@ std::string intent::passes::applyWiden(Program &p, std::string &what) {
   unsigned count = p.binaryExpr(K::Min, chunks, p.constExpr(kWidenMaxPrograms));
   seg.widen = w;
   seg.widenElements = static_cast<int>(n);
-  seg.length = count;
-  if (p.total == n)
-    p.total = count;
-  // The dispatch's launch values of the segment length and the total.
-  retarget(segOp->operands[2], count);
-  const Op *guard = segOp->parentOp();
-  if (guard && guard->opcode == Opcode::If) {
-    const Value *c = guard->operands[0];
-    if (c->def && c->def->opcode == Opcode::Cmp)
-      retarget(c->def->operands[1], p.total);
-  }
+  resizeSegment(p, 0, count);
   what = "widen: each program owns chunks of " + std::to_string(w) +
          " contiguous elements, at most " + std::to_string(kWidenMaxPrograms) +
          " programs striding over them; vector loads/stores when every view "
