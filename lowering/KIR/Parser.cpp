@@ -19,6 +19,8 @@
 
 #include "KIR/Parser.h"
 
+#include "KIR/Lexer.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -33,154 +35,9 @@ using namespace intent::kir;
 
 namespace {
 
-enum class Tok {
-  Eof,
-  Ident,   ///< names, keywords, op names
-  ValueId, ///< %N
-  AtName,  ///< @name
-  String,  ///< "..."
-  Int,
-  Float,
-  Punct, ///< one of ( ) { } < > , : = ^
-};
-
-struct Token {
-  Tok kind = Tok::Eof;
-  std::string text;
-  unsigned line = 0, col = 0;
-};
-
-class Lexer {
-public:
-  Lexer(llvm::StringRef text) : text(text) {}
-
-  /// Lexes everything; returns false (with err set) on a bad character.
-  bool run(std::vector<Token> &out, std::string &sourceFile, Token &bad) {
-    bool first = true;
-    while (true) {
-      skipSpace(first ? &sourceFile : nullptr);
-      first = false;
-      Token t;
-      t.line = line;
-      t.col = col;
-      if (pos >= text.size()) {
-        out.push_back(t);
-        return true;
-      }
-      char c = text[pos];
-      if (c == '%') {
-        advance();
-        t.kind = Tok::ValueId;
-        t.text = takeWhile([](char ch) { return std::isdigit(ch); });
-        if (t.text.empty())
-          return fail(t, bad);
-      } else if (c == '@') {
-        advance();
-        t.kind = Tok::AtName;
-        t.text = takeWhile(isIdentChar);
-      } else if (c == '"') {
-        advance();
-        t.kind = Tok::String;
-        while (pos < text.size() && text[pos] != '"' && text[pos] != '\n') {
-          char ch = advance();
-          if (ch != '\\' || pos >= text.size()) {
-            t.text += ch;
-            continue;
-          }
-          // The printer's escapes: \\, \", \n, \t and \XX (two hex digits).
-          char e = advance();
-          if (e == 'n')
-            t.text += '\n';
-          else if (e == 't')
-            t.text += '\t';
-          else if (llvm::isHexDigit(e) && pos < text.size() &&
-                   llvm::isHexDigit(text[pos]))
-            t.text += static_cast<char>(llvm::hexDigitValue(e) * 16 +
-                                        llvm::hexDigitValue(advance()));
-          else
-            t.text += e;
-        }
-        if (pos >= text.size() || text[pos] != '"')
-          return fail(t, bad);
-        advance();
-      } else if (std::isdigit(c) || (c == '-' && pos + 1 < text.size() &&
-                                     (std::isdigit(text[pos + 1]) ||
-                                      text.substr(pos + 1).starts_with("inf")))) {
-        t.text = advance();
-        t.text += takeWhile([](char ch) {
-          return std::isalnum(ch) || ch == '.' || ch == '+' || ch == '-';
-        });
-        t.kind = t.text.find_first_of(".en") == std::string::npos ? Tok::Int
-                                                                   : Tok::Float;
-      } else if (isIdentChar(c)) {
-        t.kind = Tok::Ident;
-        t.text = takeWhile(isIdentChar);
-      } else if (llvm::StringRef("(){}<>,:=^").contains(c)) {
-        t.kind = Tok::Punct;
-        t.text = advance();
-      } else {
-        t.text = c;
-        return fail(t, bad);
-      }
-      out.push_back(t);
-    }
-  }
-
-private:
-  llvm::StringRef text;
-  size_t pos = 0;
-  unsigned line = 1, col = 1;
-
-  static bool isIdentChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-  }
-
-  static bool fail(const Token &t, Token &bad) {
-    bad = t;
-    return false;
-  }
-
-  char advance() {
-    char c = text[pos++];
-    if (c == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-    return c;
-  }
-
-  template <class F> std::string takeWhile(F pred) {
-    std::string s;
-    while (pos < text.size() && pred(text[pos]))
-      s += advance();
-    return s;
-  }
-
-  /// Skips blanks and `//` comments; the first comment of the buffer may be
-  /// the printer's `// KIR for FILE` header.
-  void skipSpace(std::string *sourceFile) {
-    while (pos < text.size()) {
-      char c = text[pos];
-      if (std::isspace(static_cast<unsigned char>(c))) {
-        advance();
-        continue;
-      }
-      if (text.substr(pos).starts_with("//")) {
-        size_t end = text.find('\n', pos);
-        llvm::StringRef comment = text.slice(pos, end);
-        if (sourceFile && sourceFile->empty() &&
-            comment.starts_with("// KIR for "))
-          *sourceFile = comment.drop_front(11).rtrim().str();
-        while (pos < text.size() && text[pos] != '\n')
-          advance();
-        continue;
-      }
-      return;
-    }
-  }
-};
+using intent::text::Comment;
+using intent::text::Tok;
+using intent::text::Token;
 
 class Parser {
 public:
@@ -614,14 +471,22 @@ std::unique_ptr<Module> intent::kir::parseModule(llvm::StringRef text,
                                                  std::string &error) {
   auto m = std::make_unique<Module>();
   std::vector<Token> toks;
+  std::vector<Comment> comments;
   Token bad;
-  if (!Lexer(text).run(toks, m->sourceFile, bad)) {
+  if (!intent::text::lex(text, intent::text::LexOptions(), toks, comments, bad)) {
     error = (bufferName + ":" + llvm::Twine(bad.line) + ":" +
              llvm::Twine(bad.col) + ": error: unexpected character '" +
              bad.text + "'")
                 .str();
     return nullptr;
   }
+  // The printer's header, `// KIR for FILE`, before the first token.
+  for (const Comment &c : comments)
+    if (c.line <= toks.front().line &&
+        llvm::StringRef(c.text).starts_with("KIR for ")) {
+      m->sourceFile = llvm::StringRef(c.text).drop_front(8).rtrim().str();
+      break;
+    }
   if (m->sourceFile.empty())
     m->sourceFile = bufferName.str();
   Parser p(std::move(toks), bufferName, error);
