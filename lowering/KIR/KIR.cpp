@@ -1,6 +1,8 @@
 //===- KIR.cpp - Kernel IR types, ops and builder -------------------------===//
 
 #include "KIR/KIR.h"
+
+#include "KIR/OpTable.h"
 #include "KIR/Atomic.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -120,97 +122,7 @@ std::string intent::kir::typeToString(const Type &t) {
 //===----------------------------------------------------------------------===//
 
 llvm::StringRef intent::kir::opcodeName(Opcode op) {
-  switch (op) {
-  case Opcode::Constant:
-    return "constant";
-  case Opcode::Add:
-    return "add";
-  case Opcode::Sub:
-    return "sub";
-  case Opcode::Mul:
-    return "mul";
-  case Opcode::Div:
-    return "div";
-  case Opcode::Rem:
-    return "rem";
-  case Opcode::Neg:
-    return "neg";
-  case Opcode::BitAnd:
-    return "bitand";
-  case Opcode::BitOr:
-    return "bitor";
-  case Opcode::BitXor:
-    return "bitxor";
-  case Opcode::BitNot:
-    return "bitnot";
-  case Opcode::Shl:
-    return "shl";
-  case Opcode::Shr:
-    return "shr";
-  case Opcode::Not:
-    return "not";
-  case Opcode::Min:
-    return "min";
-  case Opcode::Max:
-    return "max";
-  case Opcode::Cmp:
-    return "cmp";
-  case Opcode::Select:
-    return "select";
-  case Opcode::Cast:
-    return "cast";
-  case Opcode::Math:
-    return "math";
-  case Opcode::Extent:
-    return "extent";
-  case Opcode::Stride:
-    return "stride";
-  case Opcode::Load:
-    return "load";
-  case Opcode::Store:
-    return "store";
-  case Opcode::SubView:
-    return "subview";
-  case Opcode::If:
-    return "if";
-  case Opcode::Loop:
-    return "loop";
-  case Opcode::ParallelFor:
-    return "parallel_for";
-  case Opcode::Yield:
-    return "yield";
-  case Opcode::Condition:
-    return "condition";
-  case Opcode::Break:
-    return "break";
-  case Opcode::Continue:
-    return "continue";
-  case Opcode::Return:
-    return "return";
-  case Opcode::Reduce:
-    return "reduce";
-  case Opcode::Scan:
-    return "scan";
-  case Opcode::ArgReduce:
-    return "argreduce";
-  case Opcode::RegionFold:
-    return "region_fold";
-  case Opcode::RegionScan:
-    return "region_scan";
-  case Opcode::Rng:
-    return "rng";
-  case Opcode::Atomic:
-    return "atomic";
-  case Opcode::AtomicCas:
-    return "atomic_cas";
-  case Opcode::Alloc:
-    return "alloc";
-  case Opcode::Contract:
-    return "contract";
-  case Opcode::Print:
-    return "print";
-  }
-  llvm_unreachable("bad opcode");
+  return opInfo(op).name; // KIR/OpTable.cpp
 }
 
 bool intent::kir::isReductionOp(Opcode op) {

@@ -20,6 +20,7 @@
 #include "KIR/Parser.h"
 
 #include "KIR/Lexer.h"
+#include "KIR/OpTable.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -456,12 +457,6 @@ private:
     return expectPunct('}');
   }
 
-  static std::optional<Opcode> opcodeByName(llvm::StringRef name) {
-    for (unsigned i = 0; i <= static_cast<unsigned>(LastOpcode); ++i)
-      if (opcodeName(static_cast<Opcode>(i)) == name)
-        return static_cast<Opcode>(i);
-    return std::nullopt;
-  }
 };
 
 } // namespace

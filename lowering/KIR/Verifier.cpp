@@ -14,6 +14,7 @@
 #include "KIR/Atomic.h"
 #include "KIR/Print.h"
 #include "KIR/Contract.h"
+#include "KIR/OpTable.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -145,6 +146,9 @@ private:
       if (!visible.count(v))
         error(&op, "operand %" + llvm::Twine(v->id) +
                        " does not dominate its use");
+    // Arity, regions and attributes against the op's table row; the rules
+    // below add what a row cannot say.
+    checkOpSchema(op, errors);
     switch (op.opcode) {
     case Opcode::Constant:
       if (!op.attr("value") || op.results.size() != 1)

@@ -11,6 +11,8 @@
 
 #include "Physical/OpTable.h"
 
+#include "KIR/OpTable.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -18,19 +20,10 @@
 
 using namespace intent;
 using namespace intent::phys;
+using namespace intent::schema;
 
 namespace {
 
-AttrSpec intAttr(llvm::StringRef name, bool required = true) {
-  return {name.str(), AttrKind::Int, required, {}};
-}
-AttrSpec boolAttr(llvm::StringRef name, bool required = true) {
-  return {name.str(), AttrKind::Bool, required, {}};
-}
-AttrSpec enumAttr(llvm::StringRef name, std::vector<std::string> values,
-                  bool required = true) {
-  return {name.str(), AttrKind::Enum, required, std::move(values)};
-}
 AttrSpec optional(AttrSpec a) {
   a.required = false;
   return a;
@@ -91,21 +84,9 @@ public:
 
 Row op(Opcode opc, llvm::StringRef name) { return Row(opc, name); }
 
-const std::vector<std::string> kCombiners = {
-    "plus", "mul", "max", "min", "bit_and", "bit_or", "bit_xor", "user"};
-/// The double-precision C names the front end lowers <cmath> calls to
-/// (KIR.h, `math`).
-const std::vector<std::string> kMathFns = {
-    "exp",   "exp2",     "expm1", "log",       "log2",     "log10",
-    "log1p", "sqrt",     "cbrt",  "sin",       "cos",      "tan",
-    "asin",  "acos",     "atan",  "atan2",     "sinh",     "cosh",
-    "tanh",  "asinh",    "acosh", "atanh",     "pow",      "fabs",
-    "abs",   "floor",    "ceil",  "round",     "trunc",    "rint",
-    "nearbyint", "fmod", "remainder", "fmin",  "fmax",     "fdim",
-    "hypot", "copysign", "erf",   "erfc",      "tgamma",   "lgamma",
-    "fma",   "isnan",    "isinf", "isfinite",  "signbit"};
-const std::vector<std::string> kMemoryOrders = {"relaxed", "acquire", "release",
-                                                "acq_rel", "seq_cst"};
+const std::vector<std::string> &kCombiners = kir::combinerNames();
+const std::vector<std::string> &kMathFns = kir::mathFunctionNames();
+const std::vector<std::string> &kMemoryOrders = kir::memoryOrderNames();
 /// Atomic scopes, narrowest first (the atomic-scopes pass, AtomicScope.h).
 const std::vector<std::string> kAtomicScopes = {"thread", "cta", "gpu", "sys"};
 /// Distribution over the threads of a cta program (the cta-rows pass).
@@ -129,8 +110,7 @@ std::vector<OpInfo> buildTable() {
       op(O::Delinearize, "delinearize").operands(1, kVariadic)
           .results(0, kVariadic).pure(),
       // Scalars.
-      op(O::Constant, "constant").results(1)
-          .attr({"value", AttrKind::Scalar, true, {}}).pure(),
+      op(O::Constant, "constant").results(1).attr(scalarAttr("value")).pure(),
       binary(O::Add, "add"),
       binary(O::Sub, "sub"),
       binary(O::Mul, "mul"),
@@ -218,7 +198,7 @@ std::vector<OpInfo> buildTable() {
           .attr(intAttr("workspace")).attr(intAttr("vector"))
           .attr(intAttr("max_programs")),
       op(O::Print, "print").operands(0, kVariadic)
-          .attr({"format", AttrKind::String, true, {}}),
+          .attr(stringAttr("format")),
       // Cooperative primitives (docs/physical-ir.md §5.7).
       op(O::ThreadId, "thread_id").results(1).pure(),
       op(O::LaneId, "lane_id").results(1).pure(),
@@ -249,78 +229,7 @@ std::vector<OpInfo> buildTable() {
   return table;
 }
 
-bool kindMatches(AttrKind k, const AttrValue &v) {
-  switch (k) {
-  case AttrKind::Int:
-    return std::holds_alternative<int64_t>(v);
-  case AttrKind::Bool:
-    return std::holds_alternative<bool>(v);
-  case AttrKind::Float:
-    return std::holds_alternative<double>(v);
-  case AttrKind::String:
-  case AttrKind::Enum:
-    return std::holds_alternative<std::string>(v);
-  case AttrKind::Scalar:
-    return !std::holds_alternative<std::string>(v);
-  }
-  llvm_unreachable("bad attr kind");
-}
-
-std::string countText(unsigned lo, unsigned hi) {
-  if (hi == kVariadic)
-    return "at least " + std::to_string(lo);
-  if (lo == hi)
-    return std::to_string(lo);
-  return std::to_string(lo) + " to " + std::to_string(hi);
-}
-
 } // namespace
-
-llvm::StringRef intent::phys::attrKindName(AttrKind k) {
-  switch (k) {
-  case AttrKind::Int:
-    return "int";
-  case AttrKind::Bool:
-    return "bool";
-  case AttrKind::Float:
-    return "float";
-  case AttrKind::String:
-    return "string";
-  case AttrKind::Enum:
-    return "enum";
-  case AttrKind::Scalar:
-    return "scalar";
-  }
-  llvm_unreachable("bad attr kind");
-}
-
-bool AttrSpec::accepts(const AttrValue &v) const {
-  if (!kindMatches(kind, v))
-    return false;
-  if (kind != AttrKind::Enum)
-    return true;
-  const std::string &s = std::get<std::string>(v);
-  for (const std::string &allowed : values)
-    if (allowed == s)
-      return true;
-  return false;
-}
-
-std::string AttrSpec::describe() const {
-  if (kind != AttrKind::Enum)
-    return attrKindName(kind).str();
-  std::string s = "one of";
-  for (unsigned i = 0; i < values.size(); ++i)
-    s += (i ? ", \"" : " \"") + values[i] + "\"";
-  return s;
-}
-
-const AttrSpec *OpInfo::attr(llvm::StringRef n) const {
-  for (const AttrSpec &a : attrs)
-    if (a.name == n)
-      return &a;
-  return nullptr;
-}
 
 llvm::ArrayRef<OpInfo> intent::phys::opTable() {
   static const std::vector<OpInfo> table = buildTable();
@@ -354,45 +263,21 @@ bool intent::phys::isPure(Opcode op) { return opInfo(op).pure; }
 
 bool intent::phys::checkOpSchema(const Op &op, std::vector<std::string> &errors) {
   const OpInfo &info = opInfo(op.opcode);
-  size_t before = errors.size();
   auto error = [&](const std::string &msg) {
     errors.push_back("[schema] op " + std::to_string(op.id) + " (" + info.name +
                      "): " + msg);
   };
   unsigned minOperands =
       info.minOperands + (info.hasAccess() && op.access.hasGuard ? 1 : 0);
-  unsigned n = op.operands.size();
-  if (n < minOperands || (info.maxOperands != kVariadic && n > info.maxOperands))
-    error("has " + std::to_string(n) + " operands, the op table says " +
-          countText(minOperands, info.maxOperands));
-  if (!info.hasAccess() && op.access.hasGuard)
+  llvm::SmallVector<schema::AttrRef, 4> attrs;
+  for (const NamedAttr &a : op.attrs)
+    attrs.push_back({a.name, &a.value});
+  bool ok = schema::checkSchema(info, minOperands, op.operands.size(),
+                                op.results.size(), op.regions.size(), attrs,
+                                error);
+  if (!info.hasAccess() && op.access.hasGuard) {
     error("has a guard but is not a memory access");
-  n = op.results.size();
-  if (n < info.minResults || (info.maxResults != kVariadic && n > info.maxResults))
-    error("has " + std::to_string(n) + " results, the op table says " +
-          countText(info.minResults, info.maxResults));
-  if (op.regions.size() != info.regions.size())
-    error("has " + std::to_string(op.regions.size()) +
-          " regions, the op table says " + std::to_string(info.regions.size()));
-  for (unsigned i = 0; i < op.attrs.size(); ++i) {
-    const NamedAttr &a = op.attrs[i];
-    for (unsigned j = 0; j < i; ++j)
-      if (op.attrs[j].name == a.name)
-        error("attribute `" + a.name + "` appears twice");
-    const AttrSpec *spec = info.attr(a.name);
-    if (!spec) {
-      error("unknown attribute `" + a.name + "`");
-      continue;
-    }
-    if (!kindMatches(spec->kind, a.value))
-      error("attribute `" + a.name + "` must be " + spec->describe());
-    else if (!spec->accepts(a.value))
-      error("attribute `" + a.name + "` = \"" + std::get<std::string>(a.value) +
-            "\" is not " + spec->describe());
+    ok = false;
   }
-  for (const AttrSpec &spec : info.attrs)
-    if (spec.required && !op.attr(spec.name))
-      error("misses the required attribute `" + spec.name + "` (" +
-            spec.describe() + ")");
-  return errors.size() == before;
+  return ok;
 }

@@ -17,6 +17,7 @@
 #ifndef INTENT_PHYSICAL_OPTABLE_H
 #define INTENT_PHYSICAL_OPTABLE_H
 
+#include "KIR/OpSchema.h"
 #include "Physical/IR.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -28,32 +29,10 @@
 
 namespace intent::phys {
 
-/// The typed kind of an attribute value (AttrValue holds int64_t, double,
-/// bool or std::string).
-enum class AttrKind : uint8_t {
-  Int,    ///< int64_t
-  Bool,   ///< bool
-  Float,  ///< double
-  String, ///< free text (a printf format)
-  Enum,   ///< a string, one of AttrSpec::values
-  Scalar, ///< int64_t, double or bool: a constant of the op's result type
-};
-llvm::StringRef attrKindName(AttrKind k);
-
-/// One attribute of an op's schema.
-struct AttrSpec {
-  std::string name;
-  AttrKind kind = AttrKind::Int;
-  bool required = false;
-  /// Enum: the allowed spellings.
-  std::vector<std::string> values;
-
-  /// Whether `v` has this attribute's kind (and, for enums, an allowed
-  /// spelling).
-  bool accepts(const AttrValue &v) const;
-  /// "int", "bool", ..., or "one of \"cta\", \"gpu\"" for an enum.
-  std::string describe() const;
-};
+using schema::AttrKind;
+using schema::AttrSpec;
+using schema::attrKindName;
+using schema::kVariadic;
 
 /// How an op's operands are laid out.
 enum class OperandShape : uint8_t {
@@ -65,31 +44,18 @@ enum class OperandShape : uint8_t {
   Access,
 };
 
-/// No upper bound on operand or result counts.
-inline constexpr unsigned kVariadic = ~0u;
-
-/// One row of the op table.
-struct OpInfo {
+/// One row of the op table: the shared row fields (name, operand and
+/// result arity, regions, attribute schema, terminator, pure;
+/// KIR/OpSchema.h) and how the operands are laid out.
+struct OpInfo : schema::OpSchema {
   Opcode opcode;
-  std::string name;
   OperandShape shape = OperandShape::Range;
-  unsigned minOperands = 0;
-  unsigned maxOperands = 0;   ///< kVariadic: no bound
   /// Access: value operands after the memory; kVariadic: as many as the
   /// op's `width` attribute says (vector_store).
   unsigned accessValues = 0;
-  unsigned minResults = 0;
-  unsigned maxResults = 0;    ///< kVariadic: no bound
-  /// One name per region, in order ("then", "else"); the count is fixed.
-  std::vector<std::string> regions;
-  std::vector<AttrSpec> attrs;
-  bool terminator = false;
-  /// No memory or control effects (safe to recompute).
-  bool pure = false;
   /// Load/store/atomics: the op carries an AccessInfo (printed `access(...)
   /// prov(...)`).
   bool hasAccess() const { return shape == OperandShape::Access; }
-  const AttrSpec *attr(llvm::StringRef name) const;
 };
 
 /// The last opcode (for iterating over all of them).

@@ -981,14 +981,6 @@ private:
     return expectPunct(')');
   }
 
-  static std::string countText(unsigned lo, unsigned hi) {
-    if (hi == kVariadic)
-      return "at least " + std::to_string(lo);
-    if (lo == hi)
-      return std::to_string(lo);
-    return std::to_string(lo) + " to " + std::to_string(hi);
-  }
-
   bool parseOp(Block &b) {
     const Token &start = cur();
     std::vector<Token> resultIds;
@@ -1021,7 +1013,7 @@ private:
       ++lo;
     if (n < lo || (info.maxOperands != kVariadic && n > info.maxOperands))
       return fail(nameTok, "op '" + info.name + "' takes " +
-                               countText(lo, info.maxOperands) +
+                               schema::countText(lo, info.maxOperands) +
                                " operands, has " + llvm::Twine(n));
     if (isAttrDictStart()) {
       if (!parseAttrs(*op, info))
@@ -1052,7 +1044,7 @@ private:
     if (types.size() < info.minResults ||
         (info.maxResults != kVariadic && types.size() > info.maxResults))
       return fail(start, "op '" + info.name + "' has " +
-                             countText(info.minResults, info.maxResults) +
+                             schema::countText(info.minResults, info.maxResults) +
                              " results, not " + llvm::Twine(types.size()));
     if (info.hasAccess() && !parseAccess(*op))
       return false;

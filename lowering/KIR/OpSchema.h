@@ -1,0 +1,103 @@
+//===- OpSchema.h - What an op of a textual IR looks like -------*- C++ -*-===//
+//
+// Both IRs (KIR, KIR/OpTable.h, and the physical IR, Physical/OpTable.h)
+// describe their ops by one table row each: the printed name, operand and
+// result arity, named regions, and a typed attribute schema. This header is
+// the part the two tables share: attribute kinds and specs, the row
+// fields common to both, and the generic check of an op against its row
+// (the verifiers' `[schema]` findings).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTENT_KIR_OPSCHEMA_H
+#define INTENT_KIR_OPSCHEMA_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace intent::schema {
+
+/// An attribute's value (KIR's and the physical IR's AttrValue).
+using AttrValue = std::variant<int64_t, double, bool, std::string>;
+
+/// The typed kind of an attribute value.
+enum class AttrKind : uint8_t {
+  Int,    ///< int64_t
+  Bool,   ///< bool
+  Float,  ///< double
+  String, ///< free text (a printf format)
+  Enum,   ///< a string, one of AttrSpec::values
+  Scalar, ///< int64_t, double or bool: a constant of the op's result type
+};
+llvm::StringRef attrKindName(AttrKind k);
+
+/// One attribute of an op's schema.
+struct AttrSpec {
+  std::string name;
+  AttrKind kind = AttrKind::Int;
+  bool required = false;
+  /// Enum: the allowed spellings.
+  std::vector<std::string> values;
+
+  /// Whether `v` has this attribute's kind (and, for enums, an allowed
+  /// spelling).
+  bool accepts(const AttrValue &v) const;
+  /// "int", "bool", ..., or "one of \"cta\", \"gpu\"" for an enum.
+  std::string describe() const;
+};
+
+AttrSpec intAttr(llvm::StringRef name, bool required = true);
+AttrSpec boolAttr(llvm::StringRef name, bool required = true);
+AttrSpec enumAttr(llvm::StringRef name, std::vector<std::string> values,
+                  bool required = true);
+AttrSpec scalarAttr(llvm::StringRef name, bool required = true);
+AttrSpec stringAttr(llvm::StringRef name, bool required = true);
+
+/// No upper bound on operand or result counts.
+inline constexpr unsigned kVariadic = ~0u;
+
+/// "3", "1 to 3", "at least 2".
+std::string countText(unsigned lo, unsigned hi);
+
+/// The row fields both IRs have.
+struct OpSchema {
+  std::string name;
+  unsigned minOperands = 0;
+  unsigned maxOperands = 0; ///< kVariadic: no bound
+  unsigned minResults = 0;
+  unsigned maxResults = 0; ///< kVariadic: no bound
+  /// One name per region, in order ("then", "else"); the count is fixed.
+  std::vector<std::string> regions;
+  std::vector<AttrSpec> attrs;
+  bool terminator = false;
+  /// No memory or control effects (safe to recompute).
+  bool pure = false;
+  const AttrSpec *attr(llvm::StringRef name) const;
+};
+
+/// One named attribute as an op holds it.
+struct AttrRef {
+  llvm::StringRef name;
+  const AttrValue *value;
+};
+
+/// Checks an op's shape against `row`: operand (at least `minOperands`,
+/// which the caller may raise, e.g. for a guard), result and region counts,
+/// and its attributes (no unknown one, none twice, each of its kind, enum
+/// values allowed, every required one present). Calls `error` with one
+/// message per disagreement; returns true when there is none.
+bool checkSchema(const OpSchema &row, unsigned minOperands, unsigned operands,
+                 unsigned results, unsigned regions,
+                 llvm::ArrayRef<AttrRef> attrs,
+                 llvm::function_ref<void(const std::string &)> error);
+
+} // namespace intent::schema
+
+#endif // INTENT_KIR_OPSCHEMA_H
