@@ -37,6 +37,7 @@
 #include "Physical/Dispatch.h"
 #include "Physical/Widen.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace intent;
@@ -61,6 +62,15 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
     return "the group is already widened";
   if (seg.extents.size() != 1)
     return "the instance domain is not one-dimensional";
+  // A buffer the group uses (any buffer of a one-group program).
+  auto has = [&](const std::vector<unsigned> &v) {
+    return std::find(v.begin(), v.end(), seg.group) != v.end();
+  };
+  for (const Buffer &buf : p.buffers)
+    if (buf.scope != BufferScope::ExternalView &&
+        (p.segments.size() == 1 || has(buf.readerGroups) ||
+         has(buf.writerGroups)))
+      return "the program allocates buffer " + buf.name;
   // A print runs once per instance: the instance's code is not spread over
   // threads (nor over programs) when it prints.
   if (containsPrint(*segOp->regions[0]))
