@@ -406,6 +406,20 @@ std::string ProgramEmitter::elementRef(const Op &op) {
   return s + "]";
 }
 
+std::string ProgramEmitter::vectorAddress(const Op &op) {
+  const Value *mem = op.memory();
+  llvm::ArrayRef<Value *> coords = op.coords();
+  if (mem->type.isBuffer())
+    return name(mem) + " + " + name(coords[0]);
+  // The last dimension has stride 1 (the op's contract, established by an
+  // `aligned` branch): no multiply by a stride the compiler cannot see.
+  std::string s = name(mem) + ".data() + ";
+  for (unsigned d = 0; d + 1 < coords.size(); ++d)
+    s += name(coords[d]) + " * " + name(mem) + ".stride(" +
+         std::to_string(d) + ") + ";
+  return s + name(coords.back());
+}
+
 void ProgramEmitter::emitCoopOp(const Op &op) {
   const std::string rt = "::intent::rt::";
   switch (op.opcode) {
@@ -437,9 +451,8 @@ void ProgramEmitter::emitCoopOp(const Op &op) {
   case Opcode::VectorLoad: {
     const std::string w = std::to_string(op.intAttr("width"));
     const std::string v = "vl" + std::to_string(op.id);
-    std::string ref = elementRef(op);
-    line("const auto " + v + " = " + rt + "load_vec<" + w + ">(&" + ref +
-         ");");
+    line("const auto " + v + " = " + rt + "load_vec<" + w + ">(" +
+         vectorAddress(op) + ");");
     for (unsigned i = 0; i < op.results.size(); ++i)
       declare(op.result(i), v + "[" + std::to_string(i) + "]");
     return;
@@ -455,7 +468,7 @@ void ProgramEmitter::emitCoopOp(const Op &op) {
     for (int64_t i = 0; i < w; ++i)
       line(v + "[" + std::to_string(i) + "] = " + name(op.operands[1 + i]) +
            ";");
-    line(rt + "store_vec<" + std::to_string(w) + ">(&" + elementRef(op) +
+    line(rt + "store_vec<" + std::to_string(w) + ">(" + vectorAddress(op) +
          ", " + v + ");");
     return;
   }
@@ -578,12 +591,6 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     declare(op.result(), "L.e" + std::to_string(op.intAttr("expr")));
     return;
   case Opcode::Segment: {
-    int64_t g = op.intAttr("group", -1);
-    if (g >= 0 && g < static_cast<int64_t>(p.segments.size()) &&
-        p.segments[g].widen) {
-      emitWidenedSegment(op, pid);
-      return;
-    }
     const Value *id = op.operands[0];
     const Value *off = op.operands[1];
     const Value *len = op.operands[2];

@@ -113,6 +113,8 @@ private:
   /// The cooperative primitives (thread_id ... bitcast,
   /// docs/physical-ir.md §5.7): one runtime helper call each.
   void emitCoopOp(const phys::Op &op);
+  /// The address of a vector_load/vector_store's first element.
+  std::string vectorAddress(const phys::Op &op);
   /// Binds a region's block arguments to `sources` (carried variables).
   void bindArgs(const phys::Block &b, llvm::ArrayRef<std::string> sources);
   std::string carried(const phys::Op &loop, unsigned k);
@@ -235,8 +237,6 @@ private:
   std::map<const phys::Op *, std::string> loadOverride;
   /// Stores written to a lane of a register vector instead of memory.
   std::map<const phys::Op *, std::string> storeOverride;
-  /// A segment the widen pass rewrote (EmitWiden.cpp).
-  void emitWidenedSegment(const phys::Op &op, const std::string &pid);
 
   // --- Entry points -------------------------------------------------------------
   void emitGlobal();

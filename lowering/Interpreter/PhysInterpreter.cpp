@@ -584,24 +584,6 @@ private:
       if (pid < off || pid - off >= len)
         return true;
       Flow inner;
-      int64_t g = op.intAttr("group", -1);
-      if (g >= 0 && g < static_cast<int64_t>(p.segments.size()) &&
-          p.segments[g].widen) {
-        // Widened (docs/passes.md §6): the program's chunks, strided by
-        // the program count, one region run per owned element.
-        const phys::Segment &seg = p.segments[g];
-        std::optional<Scalar> n =
-            evalLaunchExpr(p, seg.widenElements, args, err);
-        if (!n)
-          return fail(op, err);
-        const int64_t w = seg.widen;
-        for (int64_t c = pid - off; c * w < n->i; c += len)
-          for (int64_t k = c * w; k < std::min(c * w + w, n->i); ++k)
-            if (!execRegion(*op.regions[0],
-                            {Scalar::ofInt(ScalarKind::I64, k)}, inner))
-              return false;
-        return true;
-      }
       return execRegion(*op.regions[0], {Scalar::ofInt(ScalarKind::I64, pid - off)},
                         inner);
     }

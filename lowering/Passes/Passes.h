@@ -50,11 +50,16 @@ std::string applyCtaRows(phys::Program &p, std::string &what);
 void rowCache(phys::Program &p, phys::RemarkSink &sink);
 std::string applyRowCache(phys::Program &p, std::string &what);
 
-/// Ownership widening (Widen.cpp): a thread-scope program whose one
-/// parallel 1-D segment is pointwise gets chunks of 16 bytes per program
-/// step, a capped program count and a grid-stride traversal.
+/// Ownership widening (Widen.cpp): every pointwise parallel 1-D segment of
+/// a thread-scope program gets chunks of 16 bytes per program step, a
+/// capped program count and a grid-stride traversal, written as explicit
+/// ops (vector loads/stores on the aligned path). applyWiden widens every
+/// eligible segment ("" when at least one was, else the first reason);
+/// applyWidenSegment one.
 void widen(phys::Program &p, phys::RemarkSink &sink);
 std::string applyWiden(phys::Program &p, std::string &what);
+std::string applyWidenSegment(phys::Program &p, unsigned segment,
+                              std::string &what);
 
 /// Atomic scopes (AtomicScopes.cpp, Physical/AtomicScope.h): every atomic
 /// gets the hardware scope that covers its buffer's sharing domain. Runs

@@ -186,15 +186,6 @@ struct Segment {
   /// expression of that program count, which is then the segment's length.
   /// -1: not split (length 1).
   int splitPrograms = -1;
-  /// Ownership widening of a parallel 1-D pointwise segment (the widen
-  /// pass, docs/passes.md §6): elements per chunk (0: not widened). The
-  /// instance domain is then [0, widenElements) (the product of the
-  /// extents) and `length` is the program count P: local program q owns the
-  /// chunks c = q, q + P, ... below ceil(n / widen), chunk c being elements
-  /// [c * widen, min((c + 1) * widen, n)); the region runs once per owned
-  /// element.
-  int widen = 0;
-  int widenElements = -1; ///< launch expr of n when widened, else -1
 };
 
 /// A precondition the launcher checks before the kernel runs (it raises

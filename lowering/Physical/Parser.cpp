@@ -458,12 +458,6 @@ private:
             seg.splitPrograms >= static_cast<int>(prog->exprs.size()))
           return fail(numTok, "bad '// split over eK' under segment " +
                                   llvm::Twine(number));
-      } else if (t.consume_front("widen ")) {
-        if (t.consumeInteger(10, seg.widen) || !t.consume_front(": elements e") ||
-            t.consumeInteger(10, seg.widenElements) ||
-            seg.widenElements >= static_cast<int>(prog->exprs.size()))
-          return fail(numTok, "bad '// widen W: elements eK' under segment " +
-                                  llvm::Twine(number));
       }
     }
     prog->segments.push_back(std::move(seg));

@@ -4,8 +4,7 @@
 // that print(parse(text)) == text for printed text: the header (name,
 // mangled name, exec scope with threads/shared/stage/regs), parameters,
 // launch expressions, segments with the facts printed as comments under
-// them (`// ordered: WHY`, `// split over eN = ...`, `// widen W: elements
-// eN = ...`), `total`, launch checks, buffer records and the body. Ops are
+// them (`// ordered: WHY`, `// split over eN = ...`), `total`, launch checks, buffer records and the body. Ops are
 // read through the op table (Physical/OpTable.h): names, operand layout,
 // result and region counts and attribute schemas are checked as they are
 // read, each violation reported at its line and column.

@@ -171,11 +171,6 @@ private:
       if (seg.splitPrograms >= 0)
         os << "    // split over e" << seg.splitPrograms << " = "
            << p.exprToString(seg.splitPrograms) << " programs\n";
-      if (seg.widen)
-        os << "    // widen " << seg.widen << ": elements e"
-           << seg.widenElements << " = " << p.exprToString(seg.widenElements)
-           << "; program q owns chunks q, q + length, ... of " << seg.widen
-           << " elements\n";
     }
     os << "  total e" << p.total << " // = " << p.exprToString(p.total)
        << "\n";

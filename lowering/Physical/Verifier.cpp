@@ -145,14 +145,8 @@ private:
           len = i == 0 ? render(seg.extents[i])
                        : "(" + len + " * " + render(seg.extents[i]) + ")";
         }
-        // A widened segment's domain is its element count; its length is
-        // the program count ([widen] checks how they relate).
-        bool counted = seg.widen && validExpr(seg.widenElements);
-        if (seg.widen && !counted)
-          error("segments", at + "a widened segment has no element count");
-        unsigned domain = counted ? seg.widenElements : seg.length;
-        if (seg.extents.empty() || render(domain) != len)
-          error("segments", at + "length " + render(domain) +
+        if (seg.extents.empty() || render(seg.length) != len)
+          error("segments", at + "length " + render(seg.length) +
                                 " is not the product of its extents " + len);
       }
       if (render(seg.offset) != offset)
@@ -795,8 +789,6 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
   if (errors.size() == start)
     verifyAtomics(p, errors);
   verifyCooperative(p, errors);
-  if (wellFormed)
-    verifyWiden(p, errors);
   verifyBuffers(p, errors);
   if (errors.size() == start)
     verifyEffects(p, kernel, errors);

@@ -84,8 +84,6 @@ bool verifyProgram(const Program &p, const kir::Kernel *kernel,
 
 /// [coop] checks (VerifierCoop.cpp); runs on a structurally valid program.
 void verifyCooperative(const Program &p, std::vector<std::string> &errors);
-/// [widen] (VerifierWiden.cpp): widened pointwise segments.
-void verifyWiden(const Program &p, std::vector<std::string> &errors);
 
 /// The accesses of one segment as conflict-analysis summaries (instance
 /// coordinates are the segment's delinearize results). Used by the verifier

@@ -12,6 +12,7 @@
 
 #include "Physical/PhysAffine.h"
 #include "Physical/Structured.h"
+#include "Physical/Widen.h"
 
 #include "KIR/Atomic.h"
 
@@ -42,6 +43,7 @@ public:
         break;
       }
     walk(*seg.regions[0], [&](const Op &op) { bindRegionOp(op); });
+    bindChunkElements();
     std::vector<AccessSummary> out;
     walk(*seg.regions[0], [&](const Op &op) {
       if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
@@ -64,12 +66,24 @@ private:
     if (g < 0 || g >= static_cast<int64_t>(p.segments.size()))
       return;
     const Segment &s = p.segments[g];
-    if (s.widen || s.extents.size() != rank)
+    if (s.extents.size() != rank)
       return;
     for (unsigned k = 0; k < rank; ++k)
       for (const LaunchCheck &c : p.launchChecks)
         if (boundedBy(s.extents[k], c.extent))
           aff.setCoordLimit(k, indexLimit(c.type));
+  }
+
+  /// A widened segment (Physical/Widen.h): the scalar path's element
+  /// indices lie in chunks only this instance owns.
+  void bindChunkElements() {
+    int64_t g = seg.intAttr("group", -1);
+    if (space.rank != 1 || g < 0 ||
+        g >= static_cast<int64_t>(p.segments.size()) ||
+        p.segments[g].extents.size() != 1)
+      return;
+    for (const Value *k : ownedChunkElements(seg, p.segments[g].extents[0]))
+      aff.setMember(k, 0);
   }
 
   /// True when extent expression `e` is at most `checked` whenever that is

@@ -1,9 +1,10 @@
 //===- Widen.h - Shape facts of widened pointwise segments ------*- C++ -*-===//
 //
 // The widen pass (lowering/Passes/Widen.cpp, docs/passes.md §6) and the
-// [widen] verifier checks share these: when a segment is pointwise (every
-// access is an unguarded load/store of a rank-1 view parameter exactly at
-// the instance coordinate), the chunk width, the program cap.
+// verifier share these: when a segment is pointwise (every access is an
+// unguarded load/store of a rank-1 view parameter exactly at the instance
+// coordinate), the chunk width, the program cap, and the shape of the
+// chunk traversal the pass writes (which elements an instance owns).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,23 @@ std::string pointwiseProblem(const Program &p, const Op &segOp);
 /// Chunk width for a pointwise segment: kWidenBytes / the widest accessed
 /// element, capped at 16 (1 when nothing is accessed).
 int widenWidth(const Op &segOp);
+
+/// True when segment op `segOp` holds a chunk traversal the widen pass
+/// wrote (a `loop` synthesized by "widen" at its top level).
+bool isWidened(const Op &segOp);
+
+/// The element indices of a widened segment's scalar path that provably
+/// lie in chunks its instance owns: the induction variable of every `for
+/// %b, %e` with b = c * W and e = min(b + W, x) (W a positive constant),
+/// where c is a chunk index: the carried value of a top-level `loop` whose
+/// step adds the instance count P (or a constant multiple of it) and whose
+/// body yields c unchanged, started at the instance coordinate q =
+/// delinearize(local, P) or at the result of such a loop. Then c = q (mod
+/// P) and c >= 0, so different instances own disjoint elements: the
+/// [conflicts] check treats these as members of q (PhysAffine::setMember).
+/// `P` must be the launch value of expression `count`, the segment's one
+/// extent.
+std::vector<const Value *> ownedChunkElements(const Op &segOp, unsigned count);
 
 } // namespace intent::phys
 

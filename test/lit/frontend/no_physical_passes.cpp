@@ -12,7 +12,7 @@ using namespace intent;
 }
 
 // PASSES-LABEL: program @saxpy
-// PASSES: // widen 4: elements
+// PASSES: vector_load {{.*}} {width = 4}
 // NOPASS-LABEL: program @saxpy
 // NOPASS: segment 0 (group 0, parallel) extents [[[E:e[0-9]+]]] length [[E]] offset
 // NOPASS-NEXT: // length = max(y.extent(0), 0); offset = 0

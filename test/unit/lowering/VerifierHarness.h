@@ -22,8 +22,10 @@ struct Built {
   const kir::Kernel &kernel() const { return *module->kernels[index]; }
 };
 
-/// Builds kernel `name` (default: the first) of the KIR text.
-inline Built build(const std::string &text, const std::string &name = "") {
+/// Builds kernel `name` (default: the first) of the KIR text; with
+/// `passes` false, as construction leaves it (no physical passes).
+inline Built build(const std::string &text, const std::string &name = "",
+                   bool passes = true) {
   Built b;
   std::string err;
   b.module = kir::parseModule(text, "test.kir", err);
@@ -31,7 +33,9 @@ inline Built build(const std::string &text, const std::string &name = "") {
   for (unsigned i = 0; !name.empty() && i < b.module->kernels.size(); ++i)
     if (b.module->kernels[i]->name == name)
       b.index = i;
-  PipelineResult r = runPipeline(b.kernel());
+  PipelineOptions o;
+  o.physicalPasses = passes;
+  PipelineResult r = runPipeline(b.kernel(), o);
   EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
   b.program = std::move(r.program);
   std::vector<std::string> errs;
@@ -41,8 +45,9 @@ inline Built build(const std::string &text, const std::string &name = "") {
 }
 
 /// Builds kernel `kernel` (default: the first) of test/lit/construction/<name>.
-inline Built buildFile(const std::string &name, const std::string &kernel = "") {
-  return build(readFile(litFile("construction", name)), kernel);
+inline Built buildFile(const std::string &name, const std::string &kernel = "",
+                       bool passes = true) {
+  return build(readFile(litFile("construction", name)), kernel, passes);
 }
 
 /// The `nth` op with opcode `opc` in pre-order.
