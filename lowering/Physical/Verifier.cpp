@@ -795,9 +795,12 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
   if (errors.size() == start)
     verifyAtomics(p, errors);
   verifyCooperative(p, errors);
-  if (wellFormed)
+  if (wellFormed) {
     verifyWiden(p, errors);
+    verifyUniform(p, errors);
+  }
   verifyBuffers(p, errors);
+  verifySharedBuffers(p, errors);
   if (errors.size() == start)
     verifyEffects(p, kernel, errors);
   // Last, so that a broken access still gets the effect checks above.
