@@ -187,8 +187,8 @@ void Fibers::suspend() {
   switchContext(impl->contexts[impl->current], impl->scheduler);
 }
 
-bool Fibers::stacksIntact() const {
-  for (std::size_t i = 0; i < impl->capacity; ++i) {
+bool Fibers::stacksIntact(unsigned n) const {
+  for (std::size_t i = 0; i < n && i < impl->capacity; ++i) {
     const unsigned char *s = impl->stacks + i * kStackBytes;
     for (std::size_t b = 0; b < kCanaryBytes; ++b)
       if (s[b] != kCanaryByte)

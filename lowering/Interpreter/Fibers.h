@@ -43,8 +43,8 @@ public:
   bool resume(unsigned i);
   /// From inside a fiber: back to the caller of resume().
   void suspend();
-  /// Whether some stack's canary was overwritten (a stack overflow).
-  bool stacksIntact() const;
+  /// Whether the canaries of fibers 0..n-1 are intact (no stack overflow).
+  bool stacksIntact(unsigned n) const;
 
   /// Stack bytes of one fiber: the interpreter's recursion per nested
   /// region is a few hundred bytes, so this is deep nesting to spare.

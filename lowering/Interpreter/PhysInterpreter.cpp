@@ -7,7 +7,7 @@
 #include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <cmath>
@@ -92,11 +92,30 @@ public:
   }
 
   void setup() {
+    unsigned values = p.body->block.args.size();
+    auto note = [&](const phys::Value *v) { values = std::max(values, v->id + 1); };
+    for (const phys::Value *v : p.body->block.args)
+      note(v);
+    phys::walk(*p.body, [&](const Op &o) {
+      for (const phys::Value *v : o.results)
+        note(v);
+      for (const auto &r : o.regions)
+        for (const phys::Value *v : r->block.args)
+          note(v);
+    });
+    single.env.resize(values);
+    launchValues.resize(p.exprs.size());
     ctaMode = usesCtaThreads(p);
     if (!ctaMode)
       return;
     ctaThreads = p.ctaThreads;
+    phys::walk(*p.body, [&](const Op &o) {
+      if (o.opcode == Opcode::For && o.strAttr("dist") == "cta")
+        distFors.insert(&o);
+    });
     threads.resize(ctaThreads);
+    for (Thread &t : threads)
+      t.env.resize(values);
     warpEpochs.assign((ctaThreads + 31) / 32, 0);
   }
 
@@ -107,7 +126,6 @@ public:
     if (ctaMode)
       return runCta();
     th = &single;
-    th->env.clear();
     th->buffers.clear();
     return runThread();
   }
@@ -117,7 +135,7 @@ private:
   bool runThread() {
     for (unsigned i = 0; i < p.params.size(); ++i)
       if (!args[i].isView)
-        th->env[p.param(i)] = args[i].scalar;
+        slot(p.param(i)) = args[i].scalar;
     Flow f;
     return execBlock(p.body->block, f);
   }
@@ -165,7 +183,6 @@ private:
     for (int i = 0; i < n; ++i) {
       Thread &t = threads[i];
       t.tid = i;
-      t.env.clear();
       t.buffers.clear();
       t.waitOp = nullptr;
       t.done = false;
@@ -230,7 +247,7 @@ private:
     }
     if (!noUnwrittenRead())
       return false;
-    if (!fibers.stacksIntact()) {
+    if (!fibers.stacksIntact(n)) {
       result.ok = false;
       result.error = "program " + std::to_string(pid) +
                      ": an interpreter fiber overflowed its stack";
@@ -303,7 +320,7 @@ private:
   /// what (CTA mode; a one-thread instance otherwise).
   struct Thread {
     int tid = 0;
-    llvm::DenseMap<const phys::Value *, Scalar> env;
+    std::vector<Scalar> env; ///< by Value::id
     std::vector<std::vector<Scalar>> buffers;
     const Op *waitOp = nullptr;
     Scalar shuffleIn, shuffleOut;
@@ -312,6 +329,10 @@ private:
   };
   Thread single;
   std::vector<Thread> threads;
+  /// CTA mode: the `for {dist = "cta"}` ops (found once, not per run).
+  llvm::DenseSet<const Op *> distFors;
+  /// Launch expressions evaluated so far (they are fixed for the launch).
+  std::vector<std::optional<Scalar>> launchValues;
   Thread *th = &single;
   /// Invocation workspace buffers by record id: one per launch, shared by
   /// every program (handles are -(id + 1)).
@@ -388,13 +409,18 @@ private:
     return false;
   }
 
-  Scalar get(const phys::Value *v) { return th->env.lookup(v); }
+  /// The running thread's value of `v` (values are dense by id, written
+  /// before they are read: SSA).
+  Scalar &slot(const phys::Value *v) { return th->env[v->id]; }
+  const Scalar &get(const phys::Value *v) { return th->env[v->id]; }
 
   bool execBlock(const phys::Block &b, Flow &flow) {
     for (const auto &op : b.ops) {
       if (++opsExecuted > opts.maxOps)
         return fail(*op, "operation limit exceeded (non-terminating loop?)");
-      if (phys::isTerminator(op->opcode)) {
+      // Only a block's last op is a terminator ([structure]); the pointer
+      // test spares the op-table lookup on every other op.
+      if (&op == &b.ops.back() && phys::isTerminator(op->opcode)) {
         flow.kind = op->opcode;
         flow.values.clear();
         for (const phys::Value *v : op->operands)
@@ -412,14 +438,14 @@ private:
   bool execRegion(const phys::Region &r, const std::vector<Scalar> &argsIn,
                   Flow &flow) {
     for (unsigned i = 0; i < r.block.args.size(); ++i)
-      th->env[r.block.args[i]] = argsIn[i];
+      slot(r.block.args[i]) = argsIn[i];
     flow = Flow();
     return execBlock(r.block, flow);
   }
 
   void bind(const Op &op, const std::vector<Scalar> &vals) {
     for (unsigned i = 0; i < op.results.size(); ++i)
-      th->env[op.results[i]] = vals[i];
+      slot(op.results[i]) = vals[i];
   }
 
   /// The serial semantics of intent/atomic.hpp on the element `read`
@@ -427,12 +453,12 @@ private:
   template <class Read, class Write>
   bool atomicUpdate(const Op &op, Read read, Write write) {
     Scalar old = read();
-    th->env[op.result(0)] = old;
+    slot(op.result(0)) = old;
     if (op.opcode == Opcode::AtomicCas) {
       bool hit = sameBits(old, get(op.operands[1]));
       if (hit)
         write(get(op.operands[2]));
-      th->env[op.result(1)] = Scalar::ofBool(hit);
+      slot(op.result(1)) = Scalar::ofBool(hit);
       return true;
     }
     Scalar updated;
@@ -535,7 +561,7 @@ private:
     const int64_t width = vector ? op.intAttr("width", 1) : 1;
     auto skip = [&] {
       for (unsigned i = 0; i < op.results.size(); ++i)
-        th->env[op.result(i)] = Scalar::ofInt(op.result(i)->type.elem, 0);
+        slot(op.result(i)) = Scalar::ofInt(op.result(i)->type.elem, 0);
       return true;
     };
     if (const phys::Value *g = op.guard())
@@ -596,7 +622,7 @@ private:
       if (isStore)
         storeElem(addr, stored(j));
       else
-        th->env[op.result(j)] = loadElem(addr, v.elem);
+        slot(op.result(j)) = loadElem(addr, v.elem);
     }
     return true;
   }
@@ -665,7 +691,7 @@ private:
       if (use == Use::Write)
         buf[i] = stored(j);
       else
-        th->env[op.result(j)] = buf[i];
+        slot(op.result(j)) = buf[i];
     }
     return true;
   }
@@ -975,14 +1001,17 @@ private:
     auto operand = [&](unsigned i) { return get(op.operands[i]); };
     switch (op.opcode) {
     case Opcode::ProgramId:
-      th->env[op.result()] = Scalar::ofInt(ScalarKind::I64, pid);
+      slot(op.result()) = Scalar::ofInt(ScalarKind::I64, pid);
       return true;
     case Opcode::LaunchValue: {
-      std::optional<Scalar> v =
-          evalLaunchExpr(p, op.intAttr("expr"), args, err);
+      // Fixed for the launch: evaluated once.
+      size_t e = op.intAttr("expr");
+      std::optional<Scalar> &v = launchValues[e];
+      if (!v)
+        v = evalLaunchExpr(p, e, args, err);
       if (!v)
         return fail(op, err);
-      th->env[op.result()] = *v;
+      slot(op.result()) = *v;
       return true;
     }
     case Opcode::Segment: {
@@ -1017,7 +1046,7 @@ private:
         int64_t n = operand(d).i;
         if (n <= 0)
           return fail(op, "delinearize by a non-positive extent");
-        th->env[op.results[d - 1]] = Scalar::ofInt(ScalarKind::I64, rem % n);
+        slot(op.results[d - 1]) = Scalar::ofInt(ScalarKind::I64, rem % n);
         rem /= n;
       }
       return true;
@@ -1031,7 +1060,7 @@ private:
         out = Scalar::ofFloat(k, *d);
       else if (const auto *b = std::get_if<bool>(a))
         out = Scalar::ofInt(k, *b);
-      th->env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     }
     case Opcode::Neg:
@@ -1039,16 +1068,16 @@ private:
     case Opcode::Not:
       if (!evalUnary(phys::opcodeName(op.opcode), operand(0), out, err))
         return fail(op, err);
-      th->env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     case Opcode::Cmp:
-      th->env[op.result()] = evalCmp(op.strAttr("pred"), operand(0), operand(1));
+      slot(op.result()) = evalCmp(op.strAttr("pred"), operand(0), operand(1));
       return true;
     case Opcode::Select:
-      th->env[op.result()] = operand(0).truthy() ? operand(1) : operand(2);
+      slot(op.result()) = operand(0).truthy() ? operand(1) : operand(2);
       return true;
     case Opcode::Cast:
-      th->env[op.result()] = evalCast(operand(0), op.result()->type.elem);
+      slot(op.result()) = evalCast(operand(0), op.result()->type.elem);
       return true;
     case Opcode::Math: {
       std::vector<Scalar> as;
@@ -1056,13 +1085,13 @@ private:
         as.push_back(operand(i));
       if (!evalMath(op.strAttr("fn"), as, op.result()->type.elem, out, err))
         return fail(op, err);
-      th->env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     }
     case Opcode::Rng:
       if (!evalRng(op.strAttr("fn"), operand(0), operand(1), operand(2), out))
         return fail(op, "unknown rng fn");
-      th->env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     case Opcode::Print: {
       std::vector<Scalar> as;
@@ -1075,7 +1104,7 @@ private:
     case Opcode::Stride: {
       const View &v = args[op.operands[0]->argNo].view;
       int64_t d = op.intAttr("dim");
-      th->env[op.result()] = Scalar::ofInt(
+      slot(op.result()) = Scalar::ofInt(
           ScalarKind::I64, op.opcode == Opcode::Extent ? v.extents[d] : v.strides[d]);
       return true;
     }
@@ -1091,7 +1120,7 @@ private:
         // Allocated (and zero-filled if required) once per launch.
         int64_t id = op.intAttr("buffer");
         workspace.try_emplace(id, std::vector<Scalar>(b.size, init));
-        th->env[op.result()] = Scalar::ofInt(ScalarKind::I64, -id - 1);
+        slot(op.result()) = Scalar::ofInt(ScalarKind::I64, -id - 1);
         return true;
       }
       if (b.scope == phys::BufferScope::CTAShared) {
@@ -1104,11 +1133,11 @@ private:
           sh.written.assign(b.size, 0);
           sh.touch.assign(opts.detectRaces ? b.size : 0, Touch());
         }
-        th->env[op.result()] = Scalar::ofInt(ScalarKind::I64, kSharedHandle + id);
+        slot(op.result()) = Scalar::ofInt(ScalarKind::I64, kSharedHandle + id);
         return true;
       }
       th->buffers.push_back(std::vector<Scalar>(b.size, init));
-      th->env[op.result()] = Scalar::ofInt(ScalarKind::I64, th->buffers.size() - 1);
+      slot(op.result()) = Scalar::ofInt(ScalarKind::I64, th->buffers.size() - 1);
       return true;
     }
     case Opcode::Load:
@@ -1127,7 +1156,7 @@ private:
                   : op.opcode == Opcode::LaneId ? t % 32
                   : op.opcode == Opcode::WarpId ? t / 32
                                                 : ctaThreads;
-      th->env[op.result()] = Scalar::ofInt(ScalarKind::I32, v);
+      slot(op.result()) = Scalar::ofInt(ScalarKind::I32, v);
       return true;
     }
     case Opcode::Barrier:
@@ -1135,32 +1164,32 @@ private:
       return !ctaMode || waitAt(op);
     case Opcode::Shuffle:
       if (!ctaMode) {
-        th->env[op.result()] = operand(0); // the only lane
+        slot(op.result()) = operand(0); // the only lane
         return true;
       }
       th->shuffleIn = operand(0);
       th->shuffleLane = static_cast<uint32_t>(operand(1).i);
       if (!waitAt(op))
         return false;
-      th->env[op.result()] = th->shuffleOut;
+      slot(op.result()) = th->shuffleOut;
       return true;
     case Opcode::Aligned: {
       const View &v = args[op.operands[0]->argNo].view;
       int64_t bytes = op.intAttr("bytes", 1);
       int64_t at = operand(1).i * static_cast<int64_t>(elemSize(v.elem));
       bool unit = v.rank == 0 || v.strides[v.rank - 1] == 1;
-      th->env[op.result()] = Scalar::ofBool(
+      slot(op.result()) = Scalar::ofBool(
           unit && !opts.misalignedViews && bytes > 0 && at % bytes == 0);
       return true;
     }
     case Opcode::CheckedLaunch:
-      th->env[op.result()] = Scalar::ofBool(opts.checkedLaunch);
+      slot(op.result()) = Scalar::ofBool(opts.checkedLaunch);
       return true;
     case Opcode::Bitcast: {
       // The same bytes read as the result type.
       uint64_t bits = 0;
       storeElem(&bits, operand(0));
-      th->env[op.result()] = loadElem(&bits, op.result()->type.elem);
+      slot(op.result()) = loadElem(&bits, op.result()->type.elem);
       return true;
     }
     case Opcode::If: {
@@ -1178,7 +1207,7 @@ private:
       int64_t lb = operand(0).i, ub = operand(1).i;
       // `dist = "cta"`: iterations strided over the CTA's threads.
       int64_t step = 1;
-      if (ctaMode && op.strAttr("dist") == "cta") {
+      if (ctaMode && distFors.count(&op)) {
         lb += th->tid;
         step = ctaThreads;
       }
@@ -1230,7 +1259,7 @@ private:
     default: {
       if (!evalBinary(phys::opcodeName(op.opcode), operand(0), operand(1), out, err))
         return fail(op, err);
-      th->env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     }
     }
