@@ -91,6 +91,8 @@ public:
     return coop;
   }
 
+  /// Once per launch: sizes every thread's values (dense by Value::id) and
+  /// decides whether the instances run as CTAs of fibers.
   void setup() {
     unsigned values = p.body->block.args.size();
     auto note = [&](const phys::Value *v) { values = std::max(values, v->id + 1); };

@@ -243,7 +243,14 @@ private:
         l = std::max(l, yields(*r, Opcode::Yield, /*anyKind=*/true));
       if (dist)
         l = PerThread;
-      Ctl inner = raise(ctl, dist ? PerThread : operands(op), &op);
+      // Which members run is decided by (r,) begin and end alone.
+      bool region = isRegionOp(op.opcode);
+      Level range = op.operands.size() < (region ? 3u : 2u)
+                        ? operands(op)
+                        : std::max(of(memberBegin(op)), of(memberEnd(op)));
+      if (region && !op.operands.empty())
+        range = std::max(range, of(regionIndex(op)));
+      Ctl inner = raise(ctl, dist ? PerThread : range, &op);
       for (const auto &r : op.regions) {
         setArgs(*r, l);
         block(r->block, inner);
