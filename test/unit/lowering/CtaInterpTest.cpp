@@ -392,6 +392,34 @@ TEST(CtaInterp, ShuffleModes) {
     }
 }
 
+TEST(CtaInterp, BitcastAndCtaSize) {
+  // out[r, cta_size - 1 - t] = bitcast(bitcast(x[r, t]) ^ sign bit) = -x.
+  std::string text = rowProgram(
+      64, 1, 2,
+      std::string(kLoadOwn) +
+          "        %16 = bitcast %15 : u32 origin(synth test)\n"
+          "        %17 = constant {value = 2147483648} : u32 origin(synth test)\n"
+          "        %18 = bitxor %16, %17 : u32 origin(synth test)\n"
+          "        %19 = bitcast %18 : f32 origin(synth test)\n"
+          "        %20 = cta_size : i32 origin(synth test)\n"
+          "        %21 = constant {value = 1} : i32 origin(synth test)\n"
+          "        %22 = sub %20, %21 : i32 origin(synth test)\n"
+          "        %23 = sub %22, %11 : i32 origin(synth test)\n"
+          "        %24 = cast %23 : i64 origin(synth test)\n"
+          "        store %0[%9, %24], %19 access(assumed, thread) prov(op 5) "
+          "origin(synth test)\n");
+  std::unique_ptr<phys::Program> p = parse(text);
+  ASSERT_TRUE(p);
+  std::vector<std::string> errors = verify(*p);
+  EXPECT_TRUE(errors.empty()) << joined(errors);
+  Rows d = makeRows(3, 64, 64, 17);
+  PhysRunResult r = runRows(*p, d, 64);
+  ASSERT_TRUE(r.ok) << r.error;
+  for (int64_t i = 0; i < 3; ++i)
+    for (int t = 0; t < 64; ++t)
+      EXPECT_EQ(d.out[i * 64 + 63 - t], -d.x[i * 64 + t]);
+}
+
 /// Reverses each row (n <= 64) through shared memory.
 std::string blockReverse() {
   return rowProgram(
