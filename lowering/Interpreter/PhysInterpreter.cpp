@@ -2,13 +2,14 @@
 
 #include "Interpreter/PhysInterpreter.h"
 
+#include "Interpreter/Fibers.h"
+
 #include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
-#include <map>
 #include <cmath>
 #include <map>
 #include <random>
@@ -72,16 +73,242 @@ public:
           const PhysRunOptions &opts, PhysRunResult &result)
       : p(p), args(args), opts(opts), result(result) {}
 
+  /// Whether `p` runs in CTA mode: a cta program written with the
+  /// cooperative primitives (or CTA-shared buffers). The annotated cta
+  /// programs of cta-rows and grid_reduce keep one thread per instance.
+  static bool usesCtaThreads(const phys::Program &p) {
+    if (p.scope != phys::ExecScope::CTA || p.ctaThreads <= 0)
+      return false;
+    bool coop = false;
+    phys::walk(*p.body, [&](const Op &o) {
+      if (phys::isCooperative(o.opcode) ||
+          (o.opcode == Opcode::Alloc &&
+           static_cast<size_t>(o.intAttr("buffer", -1)) < p.buffers.size() &&
+           p.buffers[o.intAttr("buffer")].scope ==
+               phys::BufferScope::CTAShared))
+        coop = true;
+    });
+    return coop;
+  }
+
+  /// Once per launch: sizes every thread's values (dense by Value::id) and
+  /// decides whether the instances run as CTAs of fibers.
+  void setup() {
+    unsigned values = p.body->block.args.size();
+    auto note = [&](const phys::Value *v) { values = std::max(values, v->id + 1); };
+    for (const phys::Value *v : p.body->block.args)
+      note(v);
+    phys::walk(*p.body, [&](const Op &o) {
+      for (const phys::Value *v : o.results)
+        note(v);
+      for (const auto &r : o.regions)
+        for (const phys::Value *v : r->block.args)
+          note(v);
+    });
+    single.env.resize(values);
+    launchValues.resize(p.exprs.size());
+    ctaMode = usesCtaThreads(p);
+    if (!ctaMode)
+      return;
+    ctaThreads = p.ctaThreads;
+    phys::walk(*p.body, [&](const Op &o) {
+      if (o.opcode == Opcode::For && o.strAttr("dist") == "cta")
+        distFors.insert(&o);
+    });
+    threads.resize(ctaThreads);
+    for (Thread &t : threads)
+      t.env.resize(values);
+    warpEpochs.assign((ctaThreads + 31) / 32, 0);
+  }
+
   bool runProgram(int64_t pid) {
     this->pid = pid;
-    env.clear();
-    buffers.clear();
+    shared.clear();
+    unwritten.clear();
+    if (ctaMode)
+      return runCta();
+    th = &single;
+    th->buffers.clear();
+    return runThread();
+  }
+
+private:
+  /// The body as the running thread sees it.
+  bool runThread() {
     for (unsigned i = 0; i < p.params.size(); ++i)
       if (!args[i].isView)
-        env[p.param(i)] = args[i].scalar;
+        slot(p.param(i)) = args[i].scalar;
     Flow f;
     return execBlock(p.body->block, f);
   }
+
+  bool unwrittenRead(const Op &op, const std::string &buffer, int64_t i) {
+    return fail(op, "reads element " + std::to_string(i) +
+                        " of shared buffer " + buffer +
+                        ", which this CTA never wrote");
+  }
+
+  /// Reports a deferred unwritten read (false) if there is one.
+  bool noUnwrittenRead() {
+    if (unwritten.empty())
+      return true;
+    const UnwrittenRead &u = unwritten.front();
+    th = &threads[u.tid];
+    return unwrittenRead(*u.op, u.buffer, u.element);
+  }
+
+  /// Suspends the running thread at barrier or shuffle `op` until the
+  /// scheduler releases it; false when the CTA is abandoned instead.
+  bool waitAt(const Op &op) {
+    if (aborting)
+      return false;
+    th->waitOp = &op;
+    fibers.suspend();
+    th->waitOp = nullptr;
+    return !aborting;
+  }
+
+  static bool warpLevel(const Op &op) {
+    return op.opcode == Opcode::Shuffle || op.strAttr("scope") == "warp";
+  }
+
+  /// Runs instance `pid` as ctaThreads fibers: every ready thread runs (in
+  /// increasing thread order, decreasing in odd instances, like the cpu
+  /// runtime) until it finishes or waits; then a warp whose 32 threads all
+  /// wait at one warp barrier or shuffle is released, else the CTA when
+  /// all its threads wait at one CTA barrier; when neither is possible and
+  /// some thread waits, the barrier cannot complete: an error.
+  bool runCta() {
+    const int n = ctaThreads;
+    ctaEpoch = 0;
+    std::fill(warpEpochs.begin(), warpEpochs.end(), 0);
+    for (int i = 0; i < n; ++i) {
+      Thread &t = threads[i];
+      t.tid = i;
+      t.buffers.clear();
+      t.waitOp = nullptr;
+      t.done = false;
+    }
+    fibers.start(n, [this](unsigned i) {
+      th = &threads[i];
+      if (!aborting) // a thread that never ran has nothing to unwind
+        runThread();
+    });
+    std::vector<char> ready(n, 1);
+    const bool reverse = pid & 1;
+    for (;;) {
+      for (int k = 0; k < n; ++k) {
+        int i = reverse ? n - 1 - k : k;
+        if (!ready[i])
+          continue;
+        ready[i] = 0;
+        th = &threads[i];
+        if (fibers.resume(i))
+          threads[i].done = true;
+        if (!result.ok)
+          return abandon();
+      }
+      bool released = false;
+      for (int w = 0; w * 32 < n; ++w) {
+        const Op *at = threads[w * 32].waitOp;
+        if (!at || !warpLevel(*at))
+          continue;
+        bool all = true;
+        for (int l = 1; l < 32 && all; ++l)
+          all = threads[w * 32 + l].waitOp == at;
+        if (!all)
+          continue;
+        if (at->opcode == Opcode::Shuffle)
+          exchange(*at, w);
+        ++warpEpochs[w];
+        std::fill(ready.begin() + w * 32, ready.begin() + w * 32 + 32, 1);
+        released = true;
+      }
+      if (released)
+        continue;
+      const Op *at = threads[0].waitOp;
+      bool all = at && !warpLevel(*at);
+      for (int i = 1; i < n && all; ++i)
+        all = threads[i].waitOp == at;
+      if (all) {
+        if (!noUnwrittenRead())
+          return abandon();
+        ++ctaEpoch;
+        for (uint32_t &e : warpEpochs)
+          ++e;
+        std::fill(ready.begin(), ready.end(), 1);
+        continue;
+      }
+      for (int i = 0; i < n; ++i)
+        if (threads[i].waitOp) {
+          th = &threads[i];
+          fail(*threads[i].waitOp, stuckMessage(i));
+          return abandon();
+        }
+      break; // every thread finished
+    }
+    if (!noUnwrittenRead())
+      return false;
+    if (!fibers.stacksIntact(n)) {
+      result.ok = false;
+      result.error = "program " + std::to_string(pid) +
+                     ": an interpreter fiber overflowed its stack";
+      return false;
+    }
+    return true;
+  }
+
+  /// The shuffle of warp w: each lane's result is the value of its source
+  /// lane (the lane argument's low 5 bits, as PTX's shfl reads it).
+  void exchange(const Op &op, int w) {
+    llvm::StringRef mode = op.strAttr("mode");
+    Thread *lanes = &threads[w * 32];
+    for (uint32_t l = 0; l < 32; ++l) {
+      uint32_t k = lanes[l].shuffleLane & 31;
+      uint32_t src = mode == "xor"    ? l ^ k
+                     : mode == "down" ? (l + k < 32 ? l + k : l)
+                                      : k;
+      lanes[l].shuffleOut = lanes[src].shuffleIn;
+    }
+  }
+
+  /// Why the barrier/shuffle thread `i` waits at cannot complete: where
+  /// every thread of its scope is, as thread ranges.
+  std::string stuckMessage(int i) {
+    const Op &at = *threads[i].waitOp;
+    int lo = warpLevel(at) ? i / 32 * 32 : 0;
+    int hi = warpLevel(at) ? lo + 32 : ctaThreads;
+    std::string out = std::string(warpLevel(at) ? "the warp" : "the CTA") +
+                      " cannot complete it:";
+    for (int a = lo; a < hi;) {
+      const Op *w = threads[a].waitOp;
+      int b = a;
+      while (b + 1 < hi && threads[b + 1].waitOp == w)
+        ++b;
+      out += (a == lo ? " thread" : "; thread") + std::string(b > a ? "s " : " ") +
+             std::to_string(a) + (b > a ? "-" + std::to_string(b) : "") +
+             (w ? " wait at op " + std::to_string(w->id) + " (" +
+                      phys::opcodeName(w->opcode).str() + ")"
+                : std::string(" finished"));
+      a = b + 1;
+    }
+    return out;
+  }
+
+  /// Unwinds every suspended thread of a failed CTA (its waits return
+  /// false) so that no fiber keeps live objects.
+  bool abandon() {
+    aborting = true;
+    for (int i = 0; i < ctaThreads; ++i)
+      while (!threads[i].done) {
+        th = &threads[i];
+        threads[i].done = fibers.resume(i);
+      }
+    aborting = false;
+    return false;
+  }
+
+public:
 
 private:
   const phys::Program &p;
@@ -90,17 +317,81 @@ private:
   PhysRunResult &result;
   int64_t pid = 0;
   int64_t opsExecuted = 0;
-  llvm::DenseMap<const phys::Value *, Scalar> env;
-  std::vector<std::vector<Scalar>> buffers;
+  /// One thread of the executing instance: its values, its private
+  /// buffers and, while it waits at a barrier or shuffle, where and with
+  /// what (CTA mode; a one-thread instance otherwise).
+  struct Thread {
+    int tid = 0;
+    std::vector<Scalar> env; ///< by Value::id
+    std::vector<std::vector<Scalar>> buffers;
+    const Op *waitOp = nullptr;
+    Scalar shuffleIn, shuffleOut;
+    uint32_t shuffleLane = 0;
+    bool done = false;
+  };
+  Thread single;
+  std::vector<Thread> threads;
+  /// CTA mode: the `for {dist = "cta"}` ops (found once, not per run).
+  llvm::DenseSet<const Op *> distFors;
+  /// Launch expressions evaluated so far (they are fixed for the launch).
+  std::vector<std::optional<Scalar>> launchValues;
+  Thread *th = &single;
   /// Invocation workspace buffers by record id: one per launch, shared by
   /// every program (handles are -(id + 1)).
   std::map<int64_t, std::vector<Scalar>> workspace;
-  /// Race detection: element address -> (writer pid, reader pid or -2).
-  struct Touch {
-    int64_t writer = -1, reader = -1;
-    int64_t atomic = -1; ///< program of the atomics, -2: several
+  /// Race detection (PhysRunOptions::detectRaces). The last accesses of
+  /// one kind to an element: by which program (-2: several) and thread
+  /// (-2: several of that program; warp -2: of several warps), at which CTA
+  /// and warp epoch (barriers and shuffles completed before it), by which
+  /// op. Two accesses of different programs are never ordered (the launch
+  /// orders nothing between programs); two of one program's threads are
+  /// when a CTA barrier, or (same warp) a warp barrier or shuffle,
+  /// completed between them.
+  struct Mark {
+    int64_t pid = -1;
+    int tid = -1, warp = -1;
+    uint32_t epoch = 0, warpEpoch = 0;
+    unsigned op = 0;
   };
+  struct Touch {
+    Mark write, read, atomic;
+  };
+  enum class Use { Read, Write, Atomic };
+  /// Global memory (views, workspace) by element address, per launch.
   std::unordered_map<uintptr_t, Touch> touched;
+  /// A CTA-shared buffer of the running instance: its elements, which of
+  /// them the CTA wrote (reading one it never wrote is an error: shared
+  /// memory starts undefined) and the race records.
+  struct Shared {
+    std::vector<Scalar> data;
+    std::vector<uint8_t> written;
+    std::vector<Touch> touch;
+  };
+  std::map<int64_t, Shared> shared;
+  /// Buffer handles: private buffers are >= 0 (per thread), workspaces
+  /// -(id + 1), CTA-shared ones kSharedHandle + id.
+  static constexpr int64_t kSharedHandle = int64_t(1) << 40;
+
+  /// CTA mode (runCta): the program's threads as fibers.
+  bool ctaMode = false;
+  int ctaThreads = 1;
+  Fibers fibers;
+  /// The first read of a never-written shared element, in CTA mode with
+  /// the race check: reported at the next CTA barrier or the CTA's end.
+  struct UnwrittenRead {
+    const Op *op;
+    int tid;
+    std::string buffer;
+    int64_t element;
+  };
+  std::vector<UnwrittenRead> unwritten;
+  /// Set while the threads of a failed CTA unwind (waits return false).
+  bool aborting = false;
+  /// Completed CTA barriers, and per warp completed warp barriers and
+  /// shuffles (CTA barriers included), of the running instance.
+  uint32_t ctaEpoch = 0;
+  std::vector<uint32_t> warpEpochs{0};
+
   /// grid_reduce state across the programs of one run: the partial of each
   /// program that arrived, and how many arrived (the invocation workspace).
   struct GridState {
@@ -110,20 +401,28 @@ private:
   std::map<unsigned, GridState> grids;
 
   bool fail(const Op &op, const std::string &msg) {
+    if (!result.ok)
+      return false; // the first error stands (threads of a failed CTA)
     result.ok = false;
-    result.error = "program " + std::to_string(pid) + ", op " +
-                   std::to_string(op.id) + " (" +
+    result.error = "program " + std::to_string(pid) +
+                   (ctaMode ? ", thread " + std::to_string(th->tid) : "") +
+                   ", op " + std::to_string(op.id) + " (" +
                    phys::opcodeName(op.opcode).str() + "): " + msg;
     return false;
   }
 
-  Scalar get(const phys::Value *v) { return env.lookup(v); }
+  /// The running thread's value of `v` (values are dense by id, written
+  /// before they are read: SSA).
+  Scalar &slot(const phys::Value *v) { return th->env[v->id]; }
+  const Scalar &get(const phys::Value *v) { return th->env[v->id]; }
 
   bool execBlock(const phys::Block &b, Flow &flow) {
     for (const auto &op : b.ops) {
       if (++opsExecuted > opts.maxOps)
         return fail(*op, "operation limit exceeded (non-terminating loop?)");
-      if (phys::isTerminator(op->opcode)) {
+      // Only a block's last op is a terminator ([structure]); the pointer
+      // test spares the op-table lookup on every other op.
+      if (&op == &b.ops.back() && phys::isTerminator(op->opcode)) {
         flow.kind = op->opcode;
         flow.values.clear();
         for (const phys::Value *v : op->operands)
@@ -141,14 +440,14 @@ private:
   bool execRegion(const phys::Region &r, const std::vector<Scalar> &argsIn,
                   Flow &flow) {
     for (unsigned i = 0; i < r.block.args.size(); ++i)
-      env[r.block.args[i]] = argsIn[i];
+      slot(r.block.args[i]) = argsIn[i];
     flow = Flow();
     return execBlock(r.block, flow);
   }
 
   void bind(const Op &op, const std::vector<Scalar> &vals) {
     for (unsigned i = 0; i < op.results.size(); ++i)
-      env[op.results[i]] = vals[i];
+      slot(op.results[i]) = vals[i];
   }
 
   /// The serial semantics of intent/atomic.hpp on the element `read`
@@ -156,12 +455,12 @@ private:
   template <class Read, class Write>
   bool atomicUpdate(const Op &op, Read read, Write write) {
     Scalar old = read();
-    env[op.result(0)] = old;
+    slot(op.result(0)) = old;
     if (op.opcode == Opcode::AtomicCas) {
       bool hit = sameBits(old, get(op.operands[1]));
       if (hit)
         write(get(op.operands[2]));
-      env[op.result(1)] = Scalar::ofBool(hit);
+      slot(op.result(1)) = Scalar::ofBool(hit);
       return true;
     }
     Scalar updated;
@@ -172,95 +471,230 @@ private:
     return true;
   }
 
-  bool access(const Op &op, Flow &) {
-    bool atomic = phys::isAtomic(op.opcode);
-    bool isStore = op.opcode == Opcode::Store;
-    if (const phys::Value *g = op.guard())
-      if (!get(g).truthy()) {
-        for (unsigned i = 0; i < op.results.size(); ++i)
-          env[op.result(i)] = Scalar::ofInt(op.result(i)->type.elem, 0);
-        return true;
-      }
-    llvm::ArrayRef<phys::Value *> cs = op.coords();
-    int64_t c[8];
-    for (unsigned i = 0; i < cs.size(); ++i)
-      c[i] = get(cs[i]).i;
-    const phys::Value *mem = op.memory();
-    void *addr;
-    if (mem->type.isBuffer()) {
-      int64_t h = get(mem).i;
-      std::vector<Scalar> &buf = h >= 0 ? buffers[h] : workspace[-h - 1];
-      if (c[0] < 0 || c[0] >= static_cast<int64_t>(buf.size()))
-        return fail(op, "buffer index out of bounds");
-      if (atomic)
-        return atomicUpdate(op, [&] { return buf[c[0]]; },
-                            [&](Scalar v) { buf[c[0]] = v; });
-      if (h < 0 && opts.detectRaces) {
-        // A workspace element is owned by one program (unique slices).
-        Touch &t = touched[reinterpret_cast<uintptr_t>(&buf[c[0]])];
-        bool race = (t.writer >= 0 && t.writer != pid) ||
-                    (isStore && t.reader != -1 && t.reader != pid);
-        if (race)
-          return fail(op, std::string(isStore ? "write" : "read") +
-                              " races on workspace buffer " +
-                              p.buffers[-h - 1].name + "[" +
-                              std::to_string(c[0]) + "]");
-        if (isStore)
-          t.writer = pid;
-        else
-          t.reader = t.reader == -1 || t.reader == pid ? pid : -2;
-      }
-      if (isStore)
-        buf[c[0]] = get(op.storedValue());
-      else
-        env[op.result()] = buf[c[0]];
+  /// The mark of an access by the running thread now.
+  Mark now(const Op &op) const {
+    Mark m;
+    m.pid = pid;
+    m.tid = th->tid;
+    m.warp = th->tid / 32;
+    m.epoch = ctaEpoch;
+    m.warpEpoch = warpEpochs[m.warp];
+    m.op = op.id;
+    return m;
+  }
+
+  /// Whether everything `m` records happened before the running thread's
+  /// next access.
+  bool before(const Mark &m) const {
+    if (m.pid == -1 || (m.pid == pid && m.tid == th->tid))
       return true;
+    if (m.pid != pid)
+      return false; // another program, or several
+    int w = th->tid / 32;
+    return m.epoch < ctaEpoch || (m.warp == w && m.warpEpoch < warpEpochs[w]);
+  }
+
+  /// The earlier access that `use` by the running thread races with, or
+  /// null: plain accesses conflict with writes, writes and atomics with
+  /// reads, plain accesses with atomics; atomics not with each other
+  /// (closed by atomic semantics).
+  const Mark *conflict(const Touch &t, Use use) const {
+    if (!before(t.write))
+      return &t.write;
+    if (use != Use::Read && !before(t.read))
+      return &t.read;
+    if (use != Use::Atomic && !before(t.atomic))
+      return &t.atomic;
+    return nullptr;
+  }
+
+  void record(Touch &t, Use use, const Op &op) {
+    Mark &m = use == Use::Read ? t.read : use == Use::Write ? t.write : t.atomic;
+    Mark cur = now(op);
+    if (use == Use::Write || before(m)) {
+      m = cur; // every earlier access of the kind is ordered before it
+      return;
     }
+    if (m.pid != pid) {
+      m.pid = -2;
+      return;
+    }
+    if (m.tid != cur.tid)
+      m.tid = -2;
+    if (m.warp != cur.warp)
+      m.warp = -2;
+    m.epoch = cur.epoch;
+    m.warpEpoch = cur.warpEpoch;
+  }
+
+  std::string thread(const Mark &m) const {
+    return m.tid == -2 ? "several threads" : "thread " + std::to_string(m.tid);
+  }
+
+  /// "written by ..." for the race message of a global-memory element.
+  std::string who(const Mark &m, const Touch &t) const {
+    std::string verb = &m == &t.write  ? "written"
+                       : &m == &t.read ? "read"
+                                       : "updated atomically";
+    if (m.pid == -2)
+      return verb + " by several programs";
+    if (m.pid != pid)
+      return &m == &t.atomic ? verb + " by another program"
+                             : verb + " by program " + std::to_string(m.pid);
+    return verb + " by " + thread(m) + " (op " + std::to_string(m.op) +
+           ") of this program with no barrier between";
+  }
+
+  static const char *useName(Use u) {
+    return u == Use::Read ? "read" : u == Use::Write ? "write" : "atomic";
+  }
+
+  /// load, store, atomic, atomic_cas, vector_load, vector_store: `width`
+  /// elements along the last dimension from the coordinates (1 for the
+  /// scalar accesses), each bounds-checked, race-checked and performed in
+  /// order.
+  bool access(const Op &op) {
+    const bool atomic = phys::isAtomic(op.opcode);
+    const bool vector =
+        op.opcode == Opcode::VectorLoad || op.opcode == Opcode::VectorStore;
+    const bool isStore =
+        op.opcode == Opcode::Store || op.opcode == Opcode::VectorStore;
+    const Use use = atomic ? Use::Atomic : isStore ? Use::Write : Use::Read;
+    const int64_t width = vector ? op.intAttr("width", 1) : 1;
+    auto skip = [&] {
+      for (unsigned i = 0; i < op.results.size(); ++i)
+        slot(op.result(i)) = Scalar::ofInt(op.result(i)->type.elem, 0);
+      return true;
+    };
+    if (const phys::Value *g = op.guard())
+      if (!get(g).truthy())
+        return skip();
+    // `leader`: thread 0 of the CTA only (docs/physical-ir.md §8).
+    if (ctaMode && op.access.active == phys::ActiveSet::Leader && th->tid != 0)
+      return skip();
+    llvm::ArrayRef<phys::Value *> cs = op.coords();
+    int64_t c[8] = {};
+    for (unsigned i = 0; i < cs.size() && i < 8; ++i)
+      c[i] = get(cs[i]).i;
+    const unsigned last = cs.empty() ? 0 : cs.size() - 1;
+    auto stored = [&](int64_t j) {
+      return get(op.operands[vector ? 1 + j : 1]);
+    };
+    const phys::Value *mem = op.memory();
+    if (mem->type.isBuffer())
+      return bufferAccess(op, use, width, c[0], stored);
     const View &v = args[mem->argNo].view;
-    if (opts.checkBounds && !v.inBounds(c)) {
-      std::string s;
-      for (unsigned i = 0; i < cs.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(c[i]);
-      return fail(op, "access to " + p.params[mem->argNo].name + "(" + s +
-                          ") out of bounds");
-    }
     unsigned size = elemSize(v.elem);
     if (!size)
       return fail(op, "element type not supported by the interpreter");
-    addr = static_cast<char *>(v.data) + v.offset(c) * size;
-    if (opts.detectRaces) {
-      Touch &t = touched[reinterpret_cast<uintptr_t>(addr)];
-      // Atomics of different programs do not race with each other, only
-      // with plain accesses of other programs.
-      bool race = (t.writer >= 0 && t.writer != pid) ||
-                  ((isStore || atomic) && t.reader != -1 && t.reader != pid) ||
-                  (!atomic && t.atomic != -1 && t.atomic != pid);
-      if (race) {
-        std::string other =
-            t.writer >= 0 && t.writer != pid
-                ? "written by program " + std::to_string(t.writer)
-            : !atomic && t.atomic != -1 && t.atomic != pid
-                ? "updated atomically by another program"
-            : t.reader >= 0 ? "read by program " + std::to_string(t.reader)
-                            : "read by several programs";
-        return fail(op, std::string(atomic ? "atomic" : isStore ? "write" : "read") + " races on " +
-                            p.params[mem->argNo].name + ": the element was " +
-                            other);
+    const std::string &name = p.params[mem->argNo].name;
+    if (vector) {
+      // What load_vec / store_vec require: the program checks them with
+      // `aligned` (view bases count as 16-byte aligned).
+      if (v.rank > 0 && v.strides[v.rank - 1] != 1)
+        return fail(op, "vector access to " + name +
+                            " whose last dimension is not unit-stride");
+      int64_t o = v.offset(c);
+      if (opts.misalignedViews || (o * size) % (width * size) != 0)
+        return fail(op, "vector access to " + name + " at element offset " +
+                            std::to_string(o) + " is not aligned to " +
+                            std::to_string(width * size) + " bytes");
+    }
+    for (int64_t j = 0; j < width; ++j) {
+      int64_t e[8];
+      std::copy(c, c + 8, e);
+      e[last] += j;
+      if (opts.checkBounds && !v.inBounds(e)) {
+        std::string s;
+        for (unsigned i = 0; i < cs.size(); ++i)
+          s += (i ? ", " : "") + std::to_string(e[i]);
+        return fail(op, "access to " + name + "(" + s + ") out of bounds");
+      }
+      void *addr = static_cast<char *>(v.data) + v.offset(e) * size;
+      if (opts.detectRaces) {
+        Touch &t = touched[reinterpret_cast<uintptr_t>(addr)];
+        if (const Mark *m = conflict(t, use))
+          return fail(op, std::string(useName(use)) + " races on " + name +
+                              ": the element was " + who(*m, t));
+        record(t, use, op);
       }
       if (atomic)
-        t.atomic = t.atomic == -1 || t.atomic == pid ? pid : -2;
-      else if (isStore)
-        t.writer = pid;
+        return atomicUpdate(op, [&] { return loadElem(addr, v.elem); },
+                            [&](Scalar x) { storeElem(addr, x); });
+      if (isStore)
+        storeElem(addr, stored(j));
       else
-        t.reader = t.reader == -1 || t.reader == pid ? pid : -2;
+        slot(op.result(j)) = loadElem(addr, v.elem);
     }
-    if (atomic)
-      return atomicUpdate(op, [&] { return loadElem(addr, v.elem); },
-                          [&](Scalar x) { storeElem(addr, x); });
-    if (isStore)
-      storeElem(addr, get(op.storedValue()));
-    else
-      env[op.result()] = loadElem(addr, v.elem);
+    return true;
+  }
+
+  /// An access to a buffer (rank 1): a thread's private buffer, the
+  /// launch's workspace or the CTA's shared one.
+  template <class Stored>
+  bool bufferAccess(const Op &op, Use use, int64_t width, int64_t first,
+                    Stored stored) {
+    int64_t h = get(op.memory()).i;
+    const bool isShared = h >= kSharedHandle;
+    const int64_t id = isShared ? h - kSharedHandle : h < 0 ? -h - 1 : -1;
+    Shared *sh = isShared ? &shared[id] : nullptr;
+    std::vector<Scalar> &buf = isShared ? sh->data
+                               : h >= 0 ? th->buffers[h]
+                                        : workspace[-h - 1];
+    const std::string name =
+        id >= 0 ? p.buffers[id].name : "%" + std::to_string(op.memory()->id);
+    if (isShared && width > 1) {
+      int64_t bytes = elemSize(p.buffers[id].elem);
+      if ((p.buffers[id].sharedOffset + first * bytes) % (width * bytes))
+        return fail(op, "vector access to shared buffer " + name +
+                            " at element " + std::to_string(first) +
+                            " is not aligned to " +
+                            std::to_string(width * bytes) + " bytes");
+    }
+    for (int64_t j = 0; j < width; ++j) {
+      int64_t i = first + j;
+      if (i < 0 || i >= static_cast<int64_t>(buf.size()))
+        return fail(op, "buffer index out of bounds (" + name + "[" +
+                            std::to_string(i) + "], size " +
+                            std::to_string(buf.size()) + ")");
+      if (isShared && use != Use::Write && !sh->written[i]) {
+        // With other threads and the race check, a write by another thread
+        // later in this barrier interval is the race that explains the
+        // read (a dropped barrier): report that first, the read itself at
+        // the next CTA barrier.
+        if (!ctaMode || !opts.detectRaces)
+          return unwrittenRead(op, name, i);
+        if (unwritten.empty())
+          unwritten.push_back({&op, th->tid, name, i});
+      }
+      if (opts.detectRaces && (isShared || (h < 0 && use != Use::Atomic))) {
+        Touch &t = isShared ? sh->touch[i]
+                            : touched[reinterpret_cast<uintptr_t>(&buf[i])];
+        if (const Mark *m = conflict(t, use)) {
+          if (isShared)
+            return fail(op, "shared-memory race on buffer " + name +
+                                " element " + std::to_string(i) +
+                                " between " + thread(*m) + " (op " +
+                                std::to_string(m->op) + ") and thread " +
+                                std::to_string(th->tid) + " (op " +
+                                std::to_string(op.id) + ")");
+          return fail(op, std::string(useName(use)) +
+                              " races on workspace buffer " + name + "[" +
+                              std::to_string(i) + "]: the element was " +
+                              who(*m, t));
+        }
+        record(t, use, op);
+      }
+      if (isShared && use != Use::Read)
+        sh->written[i] = 1;
+      if (use == Use::Atomic)
+        return atomicUpdate(op, [&] { return buf[i]; },
+                            [&](Scalar v) { buf[i] = v; });
+      if (use == Use::Write)
+        buf[i] = stored(j);
+      else
+        slot(op.result(j)) = buf[i];
+    }
     return true;
   }
 
@@ -569,14 +1003,17 @@ private:
     auto operand = [&](unsigned i) { return get(op.operands[i]); };
     switch (op.opcode) {
     case Opcode::ProgramId:
-      env[op.result()] = Scalar::ofInt(ScalarKind::I64, pid);
+      slot(op.result()) = Scalar::ofInt(ScalarKind::I64, pid);
       return true;
     case Opcode::LaunchValue: {
-      std::optional<Scalar> v =
-          evalLaunchExpr(p, op.intAttr("expr"), args, err);
+      // Fixed for the launch: evaluated once.
+      size_t e = op.intAttr("expr");
+      std::optional<Scalar> &v = launchValues[e];
+      if (!v)
+        v = evalLaunchExpr(p, e, args, err);
       if (!v)
         return fail(op, err);
-      env[op.result()] = *v;
+      slot(op.result()) = *v;
       return true;
     }
     case Opcode::Segment: {
@@ -593,7 +1030,7 @@ private:
         int64_t n = operand(d).i;
         if (n <= 0)
           return fail(op, "delinearize by a non-positive extent");
-        env[op.results[d - 1]] = Scalar::ofInt(ScalarKind::I64, rem % n);
+        slot(op.results[d - 1]) = Scalar::ofInt(ScalarKind::I64, rem % n);
         rem /= n;
       }
       return true;
@@ -607,7 +1044,7 @@ private:
         out = Scalar::ofFloat(k, *d);
       else if (const auto *b = std::get_if<bool>(a))
         out = Scalar::ofInt(k, *b);
-      env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     }
     case Opcode::Neg:
@@ -615,16 +1052,16 @@ private:
     case Opcode::Not:
       if (!evalUnary(phys::opcodeName(op.opcode), operand(0), out, err))
         return fail(op, err);
-      env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     case Opcode::Cmp:
-      env[op.result()] = evalCmp(op.strAttr("pred"), operand(0), operand(1));
+      slot(op.result()) = evalCmp(op.strAttr("pred"), operand(0), operand(1));
       return true;
     case Opcode::Select:
-      env[op.result()] = operand(0).truthy() ? operand(1) : operand(2);
+      slot(op.result()) = operand(0).truthy() ? operand(1) : operand(2);
       return true;
     case Opcode::Cast:
-      env[op.result()] = evalCast(operand(0), op.result()->type.elem);
+      slot(op.result()) = evalCast(operand(0), op.result()->type.elem);
       return true;
     case Opcode::Math: {
       std::vector<Scalar> as;
@@ -632,13 +1069,13 @@ private:
         as.push_back(operand(i));
       if (!evalMath(op.strAttr("fn"), as, op.result()->type.elem, out, err))
         return fail(op, err);
-      env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     }
     case Opcode::Rng:
       if (!evalRng(op.strAttr("fn"), operand(0), operand(1), operand(2), out))
         return fail(op, "unknown rng fn");
-      env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     case Opcode::Print: {
       std::vector<Scalar> as;
@@ -651,7 +1088,7 @@ private:
     case Opcode::Stride: {
       const View &v = args[op.operands[0]->argNo].view;
       int64_t d = op.intAttr("dim");
-      env[op.result()] = Scalar::ofInt(
+      slot(op.result()) = Scalar::ofInt(
           ScalarKind::I64, op.opcode == Opcode::Extent ? v.extents[d] : v.strides[d]);
       return true;
     }
@@ -667,18 +1104,78 @@ private:
         // Allocated (and zero-filled if required) once per launch.
         int64_t id = op.intAttr("buffer");
         workspace.try_emplace(id, std::vector<Scalar>(b.size, init));
-        env[op.result()] = Scalar::ofInt(ScalarKind::I64, -id - 1);
+        slot(op.result()) = Scalar::ofInt(ScalarKind::I64, -id - 1);
         return true;
       }
-      buffers.push_back(std::vector<Scalar>(b.size, init));
-      env[op.result()] = Scalar::ofInt(ScalarKind::I64, buffers.size() - 1);
+      if (b.scope == phys::BufferScope::CTAShared) {
+        // One array per CTA, undefined until written: every thread's
+        // alloc binds the same one.
+        int64_t id = op.intAttr("buffer");
+        Shared &sh = shared[id];
+        if (sh.data.empty() && b.size > 0) {
+          sh.data.assign(b.size, init);
+          sh.written.assign(b.size, 0);
+          sh.touch.assign(opts.detectRaces ? b.size : 0, Touch());
+        }
+        slot(op.result()) = Scalar::ofInt(ScalarKind::I64, kSharedHandle + id);
+        return true;
+      }
+      th->buffers.push_back(std::vector<Scalar>(b.size, init));
+      slot(op.result()) = Scalar::ofInt(ScalarKind::I64, th->buffers.size() - 1);
       return true;
     }
     case Opcode::Load:
     case Opcode::Store:
     case Opcode::Atomic:
     case Opcode::AtomicCas:
-      return access(op, flow);
+    case Opcode::VectorLoad:
+    case Opcode::VectorStore:
+      return access(op);
+    case Opcode::ThreadId:
+    case Opcode::LaneId:
+    case Opcode::WarpId:
+    case Opcode::CtaSize: {
+      int64_t t = th->tid;
+      int64_t v = op.opcode == Opcode::ThreadId ? t
+                  : op.opcode == Opcode::LaneId ? t % 32
+                  : op.opcode == Opcode::WarpId ? t / 32
+                                                : ctaThreads;
+      slot(op.result()) = Scalar::ofInt(ScalarKind::I32, v);
+      return true;
+    }
+    case Opcode::Barrier:
+      // A one-thread CTA has nothing to wait for.
+      return !ctaMode || waitAt(op);
+    case Opcode::Shuffle:
+      if (!ctaMode) {
+        slot(op.result()) = operand(0); // the only lane
+        return true;
+      }
+      th->shuffleIn = operand(0);
+      th->shuffleLane = static_cast<uint32_t>(operand(1).i);
+      if (!waitAt(op))
+        return false;
+      slot(op.result()) = th->shuffleOut;
+      return true;
+    case Opcode::Aligned: {
+      const View &v = args[op.operands[0]->argNo].view;
+      int64_t bytes = op.intAttr("bytes", 1);
+      int64_t at = operand(1).i * static_cast<int64_t>(elemSize(v.elem));
+      bool unit = v.rank == 0 || v.strides[v.rank - 1] == 1;
+      slot(op.result()) = Scalar::ofBool(
+          unit && !opts.misalignedViews && bytes > 0 && at % bytes == 0);
+      return true;
+    }
+    case Opcode::CheckedLaunch:
+      slot(op.result()) = Scalar::ofBool(opts.checkedLaunch);
+      return true;
+    case Opcode::Bitcast: {
+      // The same bytes read as the result type.
+      uint64_t bits = 0;
+      storeElem(&bits, operand(0));
+      slot(op.result()) = loadElem(&bits, op.result()->type.elem);
+      return true;
+    }
     case Opcode::If: {
       Flow inner;
       if (!execRegion(*op.regions[operand(0).truthy() ? 0 : 1], {}, inner))
@@ -692,7 +1189,13 @@ private:
     }
     case Opcode::For: {
       int64_t lb = operand(0).i, ub = operand(1).i;
-      for (int64_t iv = lb; iv < ub; ++iv) {
+      // `dist = "cta"`: iterations strided over the CTA's threads.
+      int64_t step = 1;
+      if (ctaMode && distFors.count(&op)) {
+        lb += th->tid;
+        step = ctaThreads;
+      }
+      for (int64_t iv = lb; iv < ub; iv += step) {
         Flow inner;
         if (!execRegion(*op.regions[0], {Scalar::ofInt(ScalarKind::I64, iv)}, inner))
           return false;
@@ -733,11 +1236,14 @@ private:
     case Opcode::ArgReduce:
       return argReduce(op);
     case Opcode::GridReduce:
+      if (ctaMode)
+        return fail(op, "the annotated grid_reduce is not interpreted in a "
+                        "program written with cooperative primitives");
       return gridReduce(op);
     default: {
       if (!evalBinary(phys::opcodeName(op.opcode), operand(0), operand(1), out, err))
         return fail(op, err);
-      env[op.result()] = out;
+      slot(op.result()) = out;
       return true;
     }
     }
@@ -777,6 +1283,7 @@ PhysRunResult interp::runProgram(const phys::Program &p,
   else if (opts.order == PhysRunOptions::Order::Shuffled)
     std::shuffle(order.begin(), order.end(), std::mt19937_64(opts.seed));
   Machine m(p, args, opts, result);
+  m.setup();
   for (int64_t pid : order)
     if (!m.runProgram(pid))
       break;

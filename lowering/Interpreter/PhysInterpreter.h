@@ -7,6 +7,17 @@
 // gives the same result in every order). Optionally detects races: two
 // different programs touching one element with at least one write.
 //
+// A CTA-scope program written with the cooperative primitives
+// (docs/physical-ir.md §5.8: thread_id, barrier, shuffle, cta_shared
+// buffers, ...) runs each program instance as Program::ctaThreads threads,
+// each a fiber (Fibers.h) with its own values, in a deterministic order;
+// barriers and shuffles suspend a thread until its CTA / warp arrives at
+// the same op, and one that cannot complete is an error. The race check
+// then also covers two threads of one instance with no barrier between
+// them, in shared and in global memory. Other programs (thread scope, the
+// annotated cta programs of cta-rows and grid_reduce) run every instance as
+// one thread.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef INTENT_INTERPRETER_PHYSINTERPRETER_H
@@ -30,6 +41,12 @@ struct PhysRunOptions {
   bool checkBounds = true;
   /// Upper bound on executed ops (guards against non-terminating loops).
   int64_t maxOps = 200000000;
+  /// `aligned` is false for every view (as if no view base were 16-byte
+  /// aligned), so programs take their scalar paths; by default view bases
+  /// count as 16-byte aligned.
+  bool misalignedViews = false;
+  /// What `checked_launch` returns: the INTENT_CHECK=bounds variant runs.
+  bool checkedLaunch = false;
 };
 
 struct PhysRunResult {

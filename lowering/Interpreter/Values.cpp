@@ -14,10 +14,34 @@ using namespace intent::interp;
 
 namespace {
 
-bool isFloatKind(ScalarKind k) { return kir::Type::scalar(k).isFloat(); }
-bool isSignedKind(ScalarKind k) { return kir::Type::scalar(k).isSigned(); }
+// Direct switches: these run for every scalar the interpreters make.
+bool isFloatKind(ScalarKind k) {
+  return k == ScalarKind::F16 || k == ScalarKind::BF16 ||
+         k == ScalarKind::F32 || k == ScalarKind::F64;
+}
+bool isSignedKind(ScalarKind k) {
+  return k == ScalarKind::I8 || k == ScalarKind::I16 || k == ScalarKind::I32 ||
+         k == ScalarKind::I64 || isFloatKind(k);
+}
 unsigned widthOf(ScalarKind k) {
-  return k == ScalarKind::Bool ? 1 : kir::Type::scalar(k).bitWidth();
+  switch (k) {
+  case ScalarKind::Bool:
+    return 1;
+  case ScalarKind::I8:
+  case ScalarKind::U8:
+    return 8;
+  case ScalarKind::I16:
+  case ScalarKind::U16:
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+    return 16;
+  case ScalarKind::I32:
+  case ScalarKind::U32:
+  case ScalarKind::F32:
+    return 32;
+  default:
+    return 64;
+  }
 }
 
 /// Wraps v to the width of k (sign- or zero-extending back to 64 bits).

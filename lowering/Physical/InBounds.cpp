@@ -5,6 +5,7 @@
 #include "Physical/Conflict.h"
 #include "Physical/Structured.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace intent;
@@ -212,6 +213,21 @@ private:
     case Opcode::Delinearize:
       return variable(v, Affine::ofConstant(0), op.operands[v->resultNo + 1],
                       depth);
+    case Opcode::ThreadId:
+    case Opcode::LaneId:
+    case Opcode::WarpId: {
+      // The thread's identity in a CTA of T threads (whole warps; a
+      // thread-scope program is a CTA of one thread).
+      int64_t t = std::max(p.ctaThreads, 1);
+      int64_t hi = op.opcode == Opcode::ThreadId ? t - 1
+                   : op.opcode == Opcode::LaneId ? std::min<int64_t>(t, 32) - 1
+                                                 : (t + 31) / 32 - 1;
+      std::string atom = "x" + std::to_string(v->id);
+      vars[atom] = {Affine::ofConstant(0), Affine::ofConstant(hi)};
+      return Affine::ofAtom(atom);
+    }
+    case Opcode::CtaSize:
+      return Affine::ofConstant(std::max(p.ctaThreads, 1));
     case Opcode::Add:
     case Opcode::Sub:
     case Opcode::Neg:
@@ -306,9 +322,17 @@ std::string intent::phys::whyNotInBounds(const Program &p, const Op &access) {
     return "it addresses neither a root view nor a buffer";
   RangeAnalysis ra(p);
   llvm::ArrayRef<Value *> cs = access.coords();
+  // A vector access also touches the width - 1 elements after its
+  // coordinates along the last dimension.
+  int64_t extra = access.opcode == Opcode::VectorLoad ||
+                          access.opcode == Opcode::VectorStore
+                      ? std::max<int64_t>(access.intAttr("width", 1), 1) - 1
+                      : 0;
   for (unsigned d = 0; d < cs.size(); ++d) {
     std::string at = "coordinate " + std::to_string(d);
     Affine a = ra.form(cs[d]);
+    if (d + 1 == cs.size() && extra)
+      a = a.plus(Affine::ofConstant(extra));
     Affine lo = ra.extreme(a, false);
     if (!lo.valid || !lo.terms.empty() || lo.constant < 0)
       return at + " is not provably >= 0";

@@ -10,6 +10,9 @@
 //   * the induction variable of `for %lb, %ub` lies in [lb, ub);
 //   * the member index k of a structured op lies in [begin, end); a region
 //     op's region argument `r` is its r operand;
+//   * in a CTA of T threads (Program::ctaThreads; 1 in a thread-scope
+//     program) thread_id lies in [0, T), lane_id in [0, 32) and warp_id in
+//     [0, T / 32); cta_size is the constant T;
 //
 // and over symbolic bounds (view extents, scalar parameters, launch
 // expressions built from them). The coordinate's lowest and highest values
@@ -39,7 +42,8 @@
 namespace intent::phys {
 
 /// Returns "" when every coordinate of load/store/atomic `access` provably
-/// lies in [0, extent) of its dimension of the addressed view or buffer,
+/// lies in [0, extent) of its dimension of the addressed view or buffer
+/// (for vector_load / vector_store also the last coordinate + width - 1),
 /// else why not (e.g. "coordinate 0 may reach y.extent(0)").
 std::string whyNotInBounds(const Program &p, const Op &access);
 

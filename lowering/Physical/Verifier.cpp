@@ -789,7 +789,10 @@ bool intent::phys::verifyProgram(const Program &p, const kir::Kernel *kernel,
   if (errors.size() == start)
     verifyAtomics(p, errors);
   verifyCooperative(p, errors);
+  if (wellFormed)
+    verifyUniform(p, errors);
   verifyBuffers(p, errors);
+  verifySharedBuffers(p, errors);
   if (errors.size() == start)
     verifyEffects(p, kernel, errors);
   // Last, so that a broken access still gets the effect checks above.

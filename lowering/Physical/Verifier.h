@@ -62,6 +62,11 @@
 //                only on reduce/argreduce/parallel fors directly in a segment
 //                of a cta program, no view both written and read by the
 //                instance, staged loads of row r of a staged parameter
+//   [uniform]    barriers and shuffles are reached by every thread of their
+//                scope: no enclosing condition, loop condition or bound
+//                varies per thread (per warp for a warp barrier / shuffle)
+//   [shared]     cta_shared records lie inside the CTA's shared memory and
+//                do not overlap
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +89,13 @@ bool verifyProgram(const Program &p, const kir::Kernel *kernel,
 
 /// [coop] checks (VerifierCoop.cpp); runs on a structurally valid program.
 void verifyCooperative(const Program &p, std::vector<std::string> &errors);
+/// [uniform] barriers and shuffles only under control flow uniform over
+/// their scope; [scope] primitives only in cta programs of whole warps
+/// (VerifierUniform.cpp). Runs on a well-formed body.
+void verifyUniform(const Program &p, std::vector<std::string> &errors);
+/// [shared] cta_shared records inside the CTA's shared memory, disjoint,
+/// only in cta programs (VerifierUniform.cpp); reads the records only.
+void verifySharedBuffers(const Program &p, std::vector<std::string> &errors);
 
 /// The accesses of one segment as conflict-analysis summaries (instance
 /// coordinates are the segment's delinearize results). Used by the verifier

@@ -48,6 +48,7 @@ namespace {
 
 bool isAccess(const Op &op) {
   return op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+         op.opcode == Opcode::VectorLoad || op.opcode == Opcode::VectorStore ||
          isAtomic(op.opcode);
 }
 
