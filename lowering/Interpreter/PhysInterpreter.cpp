@@ -123,6 +123,7 @@ public:
 
   bool runProgram(int64_t pid) {
     this->pid = pid;
+    acquired.clear();
     shared.clear();
     unwritten.clear();
     if (ctaMode)
@@ -352,7 +353,28 @@ private:
     int tid = -1, warp = -1;
     uint32_t epoch = 0, warpEpoch = 0;
     unsigned op = 0;
+    uint64_t seq = 0; ///< the program's access count at the access
   };
+  /// Programs synchronize through atomics (the last-arriving program of a
+  /// grid reduction): an atomic with release semantics on an element
+  /// publishes its program's earlier accesses; one with acquire semantics
+  /// on the same element by a later program orders them before that
+  /// program's later accesses (C++'s release sequence: every release on
+  /// the element so far, as the atomics there are read-modify-writes). What
+  /// a program acquired from each other program: accesses of that program
+  /// with seq below `seq` are ordered before the acquiring thread's later
+  /// accesses, and before every thread's after the next CTA barrier.
+  struct Acquired {
+    uint64_t seq = 0;
+    int tid = 0;
+    uint32_t epoch = 0;
+  };
+  llvm::DenseMap<int64_t, Acquired> acquired;
+  /// Element address -> (program, seq) of each release atomic on it.
+  std::unordered_map<uintptr_t, std::vector<std::pair<int64_t, uint64_t>>>
+      releases;
+  /// Accesses made by the running program so far (Mark::seq).
+  uint64_t accessSeq = 0;
   struct Touch {
     Mark write, read, atomic;
   };
@@ -453,7 +475,8 @@ private:
   /// The serial semantics of intent/atomic.hpp on the element `read`
   /// returns and `write` replaces.
   template <class Read, class Write>
-  bool atomicUpdate(const Op &op, Read read, Write write) {
+  bool atomicUpdate(const Op &op, const void *addr, Read read, Write write) {
+    synchronize(op, addr);
     Scalar old = read();
     slot(op.result(0)) = old;
     if (op.opcode == Opcode::AtomicCas) {
@@ -471,9 +494,33 @@ private:
     return true;
   }
 
+  /// An atomic's release and acquire semantics (see Acquired).
+  void synchronize(const Op &op, const void *addr) {
+    const std::string order = op.strAttr("order");
+    const bool rel = order == "release" || order == "acq_rel" ||
+                     order == "seq_cst";
+    const bool acq = order == "acquire" || order == "acq_rel" ||
+                     order == "seq_cst";
+    auto &list = releases[reinterpret_cast<uintptr_t>(addr)];
+    if (acq)
+      for (const auto &[from, seq] : list) {
+        if (from == pid)
+          continue;
+        Acquired &a = acquired[from];
+        if (seq >= a.seq) {
+          a.seq = seq;
+          a.tid = th->tid;
+          a.epoch = ctaEpoch;
+        }
+      }
+    if (rel)
+      list.push_back({pid, ++accessSeq});
+  }
+
   /// The mark of an access by the running thread now.
-  Mark now(const Op &op) const {
+  Mark now(const Op &op) {
     Mark m;
+    m.seq = ++accessSeq;
     m.pid = pid;
     m.tid = th->tid;
     m.warp = th->tid / 32;
@@ -488,8 +535,15 @@ private:
   bool before(const Mark &m) const {
     if (m.pid == -1 || (m.pid == pid && m.tid == th->tid))
       return true;
-    if (m.pid != pid)
-      return false; // another program, or several
+    if (m.pid != pid) {
+      if (m.pid < 0)
+        return false; // several programs
+      // Another program: ordered only by an atomic release it made after
+      // the access and this program acquired (see Acquired).
+      auto it = acquired.find(m.pid);
+      return it != acquired.end() && m.seq < it->second.seq &&
+             (it->second.tid == th->tid || it->second.epoch < ctaEpoch);
+    }
     int w = th->tid / 32;
     return m.epoch < ctaEpoch || (m.warp == w && m.warpEpoch < warpEpochs[w]);
   }
@@ -619,7 +673,7 @@ private:
         record(t, use, op);
       }
       if (atomic)
-        return atomicUpdate(op, [&] { return loadElem(addr, v.elem); },
+        return atomicUpdate(op, addr, [&] { return loadElem(addr, v.elem); },
                             [&](Scalar x) { storeElem(addr, x); });
       if (isStore)
         storeElem(addr, stored(j));
@@ -688,7 +742,7 @@ private:
       if (isShared && use != Use::Read)
         sh->written[i] = 1;
       if (use == Use::Atomic)
-        return atomicUpdate(op, [&] { return buf[i]; },
+        return atomicUpdate(op, &buf[i], [&] { return buf[i]; },
                             [&](Scalar v) { buf[i] = v; });
       if (use == Use::Write)
         buf[i] = stored(j);
