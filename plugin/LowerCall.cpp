@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KIR/OpTable.h"
 #include "KernelLowering.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -399,15 +400,13 @@ kir::Value *KernelLowering::viewMember(const CXXMemberCallExpr *e) {
 
 /// The double-precision C name of a math function ("expf" -> "exp"), or "".
 static std::string mathName(llvm::StringRef name) {
-  static const llvm::StringSet<> known = {
-      "exp",   "exp2",  "expm1",     "log",       "log2",   "log10",
-      "log1p", "sqrt",  "cbrt",      "sin",       "cos",    "tan",
-      "asin",  "acos",  "atan",      "atan2",     "sinh",   "cosh",
-      "tanh",  "asinh", "acosh",     "atanh",     "pow",    "fabs",
-      "abs",   "floor", "ceil",      "round",     "trunc",  "rint",
-      "nearbyint", "fmod", "remainder", "fmin",   "fmax",   "fdim",
-      "hypot", "copysign", "erf",    "erfc",      "tgamma", "lgamma",
-      "fma",   "isnan", "isinf",     "isfinite",  "signbit"};
+  // The names KIR's `math` op accepts (its op table, KIR/OpTable.h).
+  static const llvm::StringSet<> known = [] {
+    llvm::StringSet<> set;
+    for (const std::string &n : intent::kir::mathFunctionNames())
+      set.insert(n);
+    return set;
+  }();
   name.consume_front("__builtin_");
   if (name == "labs" || name == "llabs")
     return "abs";
