@@ -283,7 +283,8 @@ construct::lostParallelism(const ConstructionState &s) {
   for (const Serialization &f : s.serializations) {
     if (f.group >= 0 && s.program &&
         f.group < static_cast<int>(s.program->segments.size()) &&
-        s.program->segments[f.group].splitPrograms >= 0)
+        s.program->segments[f.group].ordered &&
+        s.program->exprToString(s.program->segments[f.group].length) != "1")
       continue; // grid-reduce spread the single instance over many programs
     if (f.nested >= 0) {
       bool inOrdered = false;

@@ -192,11 +192,11 @@ void ProgramEmitter::emit() {
 bool ProgramEmitter::hasHostSerial() const {
   if (p.scope != ExecScope::CTA)
     return false;
-  // A program written with cooperative primitives (or a grid_reduce) runs
+  // A program written with cooperative primitives runs
   // its threads as host fibers in cpu mode: it has no serial form.
   bool coop = false;
   walk(*p.body, [&](const Op &o) {
-    coop |= o.opcode == Opcode::GridReduce || isCooperative(o.opcode);
+    coop |= isCooperative(o.opcode);
   });
   return !coop;
 }
@@ -424,6 +424,22 @@ std::string ProgramEmitter::vectorAddress(const Op &op) {
 
 void ProgramEmitter::emitCoopOp(const Op &op) {
   const std::string rt = "::intent::rt::";
+  // A vector access's first element: the program guarantees unit stride
+  // along the last dimension (`aligned`), so its coordinate is not scaled
+  // by the stride (no multiply in the loops that stream vectors).
+  auto vectorAddress = [&]() {
+    const Value *mem = op.memory();
+    llvm::ArrayRef<Value *> coords = op.coords();
+    if (mem->type.isBuffer() || coords.empty())
+      return "&" + elementRef(op);
+    std::string s = name(mem) + ".data()";
+    for (unsigned d = 0; d < coords.size(); ++d)
+      s += " + " + name(coords[d]) +
+           (d + 1 < coords.size()
+                ? " * " + name(mem) + ".stride(" + std::to_string(d) + ")"
+                : std::string());
+    return s;
+  };
   switch (op.opcode) {
   case Opcode::ThreadId:
     declare(op.result(), rt + "cta_thread()");
@@ -813,9 +829,6 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   case Opcode::RegionFold:
   case Opcode::RegionScan:
     emitFold(op, pid);
-    return;
-  case Opcode::GridReduce:
-    emitGridReduce(op, pid);
     return;
   case Opcode::ThreadId:
   case Opcode::LaneId:

@@ -323,3 +323,109 @@ void ProgramEmitter::emitArgReduce(const Op &op, const std::string &pid) {
   declare(op.result(0), best);
   declare(op.result(1), pos);
 }
+
+//===----------------------------------------------------------------------===//
+// Accumulators of the cooperative reductions (cta-rows, register rows)
+//===----------------------------------------------------------------------===//
+
+void ProgramEmitter::accComponents(const Op &t, std::vector<Type> &types,
+                                   std::vector<std::string> &identity) {
+  types.clear();
+  identity.clear();
+  if (t.opcode == Opcode::ArgReduce) {
+    types = {t.result(0)->type, Type::index()};
+    identity = {literal(t.acc[0].value, types[0].elem), "INT64_C(-1)"};
+    return;
+  }
+  llvm::ArrayRef<Value *> inits = accInits(t);
+  for (unsigned c = 0; c < t.acc.size(); ++c) {
+    types.push_back(t.acc[c].type);
+    identity.push_back(t.acc[c].identity == AccComponent::Identity::Init
+                           ? name(inits[c])
+                           : literal(t.acc[c].value, t.acc[c].type.elem));
+  }
+}
+
+std::vector<std::string>
+ProgramEmitter::componentNames(const std::string &prefix, const std::string &id,
+                               unsigned n) {
+  std::vector<std::string> v;
+  for (unsigned c = 0; c < n; ++c)
+    v.push_back(prefix + id + "_" + std::to_string(c));
+  return v;
+}
+
+void ProgramEmitter::emitCombineInto(const Op &t,
+                                     const std::vector<std::string> &target,
+                                     const std::vector<std::string> &other,
+                                     const std::string &pid, bool increasing) {
+  if (t.opcode == Opcode::ArgReduce) {
+    emitArgMerge(t, target[0], target[1], other[0], other[1], increasing);
+    return;
+  }
+  std::vector<std::string> pair = target;
+  pair.insert(pair.end(), other.begin(), other.end());
+  emitRegion(*t.region(CombineRegion), pair, pid);
+  for (unsigned c = 0; c < target.size(); ++c)
+    line(target[c] + " = " + callbackResult(t, CombineRegion, c) + ";");
+}
+
+std::vector<std::string> ProgramEmitter::memberValue(const Op &t,
+                                                     const std::string &k) const {
+  if (t.opcode == Opcode::ArgReduce)
+    return {callbackResult(t, ValueRegion, 0), k};
+  std::vector<std::string> x;
+  for (unsigned c = 0; c < t.acc.size(); ++c)
+    x.push_back(callbackResult(t, ValueRegion, c));
+  return x;
+}
+
+void ProgramEmitter::emitArgMerge(const Op &t, const std::string &b,
+                                  const std::string &q, const std::string &x,
+                                  const std::string &k, bool increasing) {
+  const bool fp = isFloatKind(t.result(0)->type.elem);
+  const bool isMax = t.strAttr("which") == "max";
+  const bool tieLast = t.strAttr("tie") == "last";
+  const bool ignoreNaN = t.strAttr("nan") == "ignore";
+  std::string cond = k + " >= 0";
+  if (fp && ignoreNaN)
+    cond += " && !(" + x + " != " + x + ")";
+  open("if (" + cond + ") {");
+  if (increasing) {
+    // k comes after q: an equal value wins only under tie = last; a NaN x
+    // beats a number and, under last, an earlier NaN.
+    const std::string rel = tieLast ? " <= " : " < ";
+    std::string better = isMax ? b + rel + x : x + rel + b;
+    std::string take = better;
+    if (fp) {
+      line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " +
+           x + ";");
+      take = std::string("gnb ? ") + (tieLast ? "true" : "!gna") +
+             " : (!gna && " + better + ")";
+    }
+    line("const bool gtake = " + q + " < 0 || (" + take + ");");
+    line(b + " = gtake ? " + x + " : " + b + ";");
+    line(q + " = gtake ? " + k + " : " + q + ";");
+    close();
+    return;
+  }
+  std::string later = tieLast ? k + " > " + q : k + " < " + q;
+  std::string better = isMax ? b + " < " + x : x + " < " + b;
+  line("bool gtake = " + q + " < 0;");
+  open("if (!gtake) {");
+  if (fp) {
+    line("const bool gna = " + b + " != " + b + ", gnb = " + x + " != " + x +
+         ";");
+    line("if (gna || gnb) gtake = gnb && (!gna || " + later + ");");
+    line("else if (" + x + " == " + b + ") gtake = " + later + ";");
+  } else {
+    line("if (" + x + " == " + b + ") gtake = " + later + ";");
+  }
+  line("else gtake = " + better + ";");
+  close();
+  open("if (gtake) {");
+  line(b + " = " + x + ";");
+  line(q + " = " + k + ";");
+  close();
+  close();
+}

@@ -154,11 +154,8 @@ private:
   /// template arguments; the old value (and CAS success) become SSA values.
   void emitAtomic(const phys::Op &op);
   void emitPrint(const phys::Op &op); // EmitPrint.cpp
-  // --- Cooperative constructs (EmitGridReduce.cpp) ---------------------------
-  /// grid_reduce: per-program partials, the CTA tree, the arrival counter in
-  /// the invocation workspace, the last program's fold and the rest.
-  void emitGridReduce(const phys::Op &op, const std::string &pid);
-  /// One arg-reduce merge step, shared by grid-reduce and cta-rows: (b, q)
+  // --- Accumulators of cooperative reductions (EmitStructured.cpp) ----------
+  /// One arg-reduce merge step, shared by cta-rows and register rows: (b, q)
   /// = the better of (b, q) and (x, k) under the argreduce `t`'s which / tie
   /// / nan attributes, positions compared explicitly (k < 0: nothing).
   /// `increasing`: the caller guarantees k > q whenever q >= 0 (one

@@ -75,7 +75,7 @@ public:
 
   /// Whether `p` runs in CTA mode: a cta program written with the
   /// cooperative primitives (or CTA-shared buffers). The annotated cta
-  /// programs of cta-rows and grid_reduce keep one thread per instance.
+  /// programs of cta-rows keep one thread per instance.
   static bool usesCtaThreads(const phys::Program &p) {
     if (p.scope != phys::ExecScope::CTA || p.ctaThreads <= 0)
       return false;
@@ -413,14 +413,6 @@ private:
   /// shuffles (CTA barriers included), of the running instance.
   uint32_t ctaEpoch = 0;
   std::vector<uint32_t> warpEpochs{0};
-
-  /// grid_reduce state across the programs of one run: the partial of each
-  /// program that arrived, and how many arrived (the invocation workspace).
-  struct GridState {
-    std::map<int64_t, std::vector<Scalar>> partials;
-    int64_t arrived = 0;
-  };
-  std::map<unsigned, GridState> grids;
 
   bool fail(const Op &op, const std::string &msg) {
     if (!result.ok)
@@ -970,79 +962,6 @@ private:
       a = b;
   }
 
-  /// grid_reduce (docs/passes.md): this program computes its partial of the
-  /// cooperative reduction (members whose (k - begin) / (threads * vector)
-  /// is local modulo count, folded from the identity in increasing order),
-  /// arrives, and only the last arriving program folds the partials in
-  /// program order and runs the rest of the region.
-  bool gridReduce(const Op &op) {
-    int64_t local = get(op.operands[0]).i, count = get(op.operands[1]).i;
-    const Op *t = phys::gridReduceTarget(op);
-    int64_t chunk = std::max<int64_t>(p.ctaThreads, 1) *
-                    std::max<int64_t>(op.intAttr("vector", 1), 1);
-    bool started = false;
-    for (const auto &o : op.regions[0]->block.ops) {
-      if (phys::isTerminator(o->opcode))
-        break;
-      if (o.get() != t) {
-        Flow f;
-        if (!execOp(*o, f))
-          return false;
-        continue;
-      }
-      started = true;
-      int64_t begin = get(phys::memberBegin(*t)).i;
-      auto mine = [&](int64_t k) {
-        return ((k - begin) / chunk) % count == local;
-      };
-      std::vector<Scalar> part;
-      if (t->opcode == Opcode::ArgReduce) {
-        if (!argReduceMembers(*t, mine, part))
-          return false;
-      } else {
-        for (unsigned c = 0; c < t->acc.size(); ++c)
-          part.push_back(constantOf(t->acc[c].value, t->acc[c].type.elem));
-        int64_t end = get(phys::memberEnd(*t)).i;
-        std::vector<Scalar> x;
-        for (int64_t k = begin; k < end; ++k) {
-          if (!mine(k))
-            continue;
-          if (!call(*t->regions[phys::ValueRegion],
-                    {Scalar::ofInt(ScalarKind::I64, k)}, x) ||
-              !call(*t->regions[phys::CombineRegion], concat(part, x), part))
-            return false;
-        }
-      }
-      GridState &g = grids[op.id];
-      if (g.partials.count(local))
-        return fail(op, "program " + std::to_string(local) +
-                            " arrived twice at the grid reduction");
-      g.partials[local] = part;
-      if (++g.arrived < count)
-        return true; // not the last: the rest of the instance is not ours
-      // Everything the other programs did happened before this point.
-      touched.clear();
-      std::vector<Scalar> acc;
-      if (t->opcode == Opcode::ArgReduce) {
-        acc = {constantOf(t->acc[0].value, t->result(0)->type.elem),
-               Scalar::ofInt(ScalarKind::I64, -1)};
-        for (const auto &[q, v] : g.partials)
-          argMerge(*t, acc, v);
-      } else {
-        for (const phys::Value *v : phys::accInits(*t))
-          acc.push_back(get(v));
-        for (const auto &[q, v] : g.partials)
-          if (!call(*t->regions[phys::CombineRegion], concat(acc, v), acc))
-            return false;
-      }
-      g = GridState();
-      bind(*t, acc);
-    }
-    if (!started)
-      return fail(op, "grid_reduce without its reduction");
-    return true;
-  }
-
   static Scalar constantOf(const phys::AttrValue &a, ScalarKind k) {
     if (const auto *i = std::get_if<int64_t>(&a))
       return Scalar::ofInt(k, *i);
@@ -1289,11 +1208,6 @@ private:
       return fold(op);
     case Opcode::ArgReduce:
       return argReduce(op);
-    case Opcode::GridReduce:
-      if (ctaMode)
-        return fail(op, "the annotated grid_reduce is not interpreted in a "
-                        "program written with cooperative primitives");
-      return gridReduce(op);
     default: {
       if (!evalBinary(phys::opcodeName(op.opcode), operand(0), operand(1), out, err))
         return fail(op, err);

@@ -80,6 +80,10 @@ void intent::phys::assignAtomicScopes(Program &p, RemarkSink &sink) {
       return;
     llvm::StringRef scope = scopeFor(b->sharing);
     op.setAttr("scope", scope.str());
+    // A pass's own atomics on its own buffer (grid-reduce's arrival counter
+    // and partials) are not the user's: they get their scope silently.
+    if (!op.origin.synth.empty())
+      return;
     std::string what = op.opcode == Opcode::AtomicCas
                            ? std::string("atomic_cas")
                            : "atomic_" + op.strAttr("kind");

@@ -7,19 +7,6 @@
 using namespace intent;
 using namespace intent::phys;
 
-Op *intent::phys::gridReduceTarget(const Op &grid) {
-  if (grid.regions.size() != 1)
-    return nullptr;
-  Op *found = nullptr;
-  for (const auto &op : grid.regions[0]->block.ops)
-    if (op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce) {
-      if (found)
-        return nullptr;
-      found = op.get();
-    }
-  return found;
-}
-
 std::vector<const Op *> intent::phys::streamedLoads(const Op &target) {
   std::vector<const Op *> loads;
   if (target.regions.empty())
@@ -51,15 +38,6 @@ bool intent::phys::isShuffleKind(ScalarKind k) {
   default:
     return false;
   }
-}
-
-int64_t intent::phys::gridWorkspaceWords(unsigned components,
-                                         int64_t maxPrograms) {
-  return 1 + static_cast<int64_t>(components) * maxPrograms;
-}
-
-int64_t intent::phys::gridSharedBytes(unsigned components) {
-  return 256 * static_cast<int64_t>(components) + 16;
 }
 
 bool intent::phys::isCommutativeCombiner(llvm::StringRef c) {

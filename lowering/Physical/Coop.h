@@ -1,15 +1,11 @@
 //===- Coop.h - Cooperative constructs: shared layout facts -----*- C++ -*-===//
 //
-// The single definition of the layout of cooperative constructs (a
-// `grid_reduce`, docs/passes.md), shared by the pass that creates them, the
-// verifier, the interpreter and the CUDA emitter:
-//
-//   invocation workspace (u64 words, kept zero between launches):
-//     word 0                    the arrival counter
-//     word 1 + c*max + p        component c of program p's partial (bits)
-//   shared memory (bytes):
-//     [c * 256, c * 256 + 256)  component c of each warp's partial (32 x 8)
-//     [256 * C, 256 * C + 8)    the "this program arrived last" flag
+// Facts about cooperative constructs shared by the passes that create them,
+// the verifier, the interpreter and the CUDA emitter: the loads a vector
+// load can serve, exchangeable accumulator kinds, cta-rows' scratch and
+// register rows, the placement of cta_shared buffer records. (Grid
+// reductions lay out their workspace and shared buffers as buffer records
+// themselves: Passes/GridReduce.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,26 +16,17 @@
 
 namespace intent::phys {
 
-/// The one reduce/argreduce directly in a grid_reduce's region (null when
-/// there is none or more than one).
-Op *gridReduceTarget(const Op &grid);
-
 /// The loads of a reduction's value region that run for every member and
 /// address a rank-1 view at exactly the member index k (top-level in the
 /// region, unguarded): the ones a vector load can serve.
 std::vector<const Op *> streamedLoads(const Op &target);
 
-/// Accumulator components a grid_reduce exchanges: the reduce's components,
-/// or (value, position) for an argreduce.
+/// Accumulator components a cooperative reduction exchanges: the reduce's
+/// components, or (value, position) for an argreduce.
 unsigned gridComponents(const Op &target);
 
 /// Scalar kinds a warp shuffle moves (4 and 8 byte integers and floats).
 bool isShuffleKind(ScalarKind k);
-
-/// Workspace words a grid_reduce of `components` and up to `maxPrograms`
-/// programs needs; shared bytes per CTA.
-int64_t gridWorkspaceWords(unsigned components, int64_t maxPrograms);
-int64_t gridSharedBytes(unsigned components);
 
 /// cta-rows: the row coordinate r of instance block `b` (a segment's
 /// region): the single result of the delinearize of b's local index; null
@@ -89,7 +76,7 @@ int64_t elemBytes(ScalarKind k);
 /// cover them. Idempotent: buffers already placed keep their offsets.
 void layoutSharedBuffers(Program &p);
 
-/// Combiners a grid_reduce may regroup AND reorder (commutative and, with
+/// Combiners a grid reduction may regroup AND reorder (commutative and, with
 /// reassociate, associative up to float rounding).
 bool isCommutativeCombiner(llvm::StringRef combiner);
 

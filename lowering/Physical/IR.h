@@ -181,11 +181,6 @@ struct Segment {
   Loc loc;                       ///< first KIR op of the group
   std::vector<Origin> covers;    ///< KIR top-level ops of the group
   std::string reason;            ///< why the group is ordered (if it is)
-  /// An ordered segment whose single instance is split over several
-  /// cooperating programs by a `grid_reduce` (docs/passes.md): the launch
-  /// expression of that program count, which is then the segment's length.
-  /// -1: not split (length 1).
-  int splitPrograms = -1;
 };
 
 /// A precondition the launcher checks before the kernel runs (it raises
@@ -359,13 +354,6 @@ enum class Opcode : uint8_t {
   // the atomic-scopes pass: "cta" | "gpu" | "sys"); AccessInfo.
   Atomic,    ///< (mem, value, coords..., [guard]) -> old; kind, order, scope
   AtomicCas, ///< (mem, expected, desired, coords..., [guard]) -> (old, ok)
-  /// (local, count) attrs workspace, vector; one region (no args) holding
-  /// the single logical instance of a split ordered segment: its one
-  /// top-level reduce/argreduce is computed by `count` cooperating programs
-  /// (partials in the invocation workspace, the last arriving program folds
-  /// them); the ops before it run in every program, the ops after it only in
-  /// the last arriving one (docs/passes.md).
-  GridReduce,
   /// (arg...) attr format: printf(format, arg...), as KIR's `print`
   /// (KIR/Print.h). An effect on the console only; passes that distribute
   /// an instance's top-level code (cta-rows, grid-reduce before the
@@ -434,8 +422,7 @@ enum class ActiveSet : uint8_t {
   Self,   ///< the single member of a thread-scope instance
   All,    ///< every thread of the CTA performs the same load (uniform)
   Thread, ///< each thread its own members, in a distributed region
-  Leader, ///< thread 0 of the CTA only (stores, and the code after a
-          ///< grid_reduce's reduction)
+  Leader, ///< thread 0 of the CTA only (cta-rows' stores)
 };
 llvm::StringRef activeSetName(ActiveSet a);
 

@@ -192,11 +192,6 @@ std::vector<OpInfo> buildTable() {
       op(O::AtomicCas, "atomic_cas").access(2).results(2)
           .attr(enumAttr("order", kMemoryOrders))
           .attr(enumAttr("scope", kAtomicScopes, false)),
-      // grid-reduce: the workspace buffer record, the vector width of the
-      // partial loads, the program-count cap.
-      op(O::GridReduce, "grid_reduce").operands(2).regions({"body"})
-          .attr(intAttr("workspace")).attr(intAttr("vector"))
-          .attr(intAttr("max_programs")),
       op(O::Print, "print").operands(0, kVariadic)
           .attr(stringAttr("format")),
       // Cooperative primitives (docs/physical-ir.md §5.7).

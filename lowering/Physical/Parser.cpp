@@ -451,14 +451,8 @@ private:
     // The facts the printer writes as comments under the segment line.
     for (const Comment *c : commentsAfter(line)) {
       llvm::StringRef t = c->text;
-      if (t.consume_front("ordered: ")) {
+      if (t.consume_front("ordered: "))
         seg.reason = t.str();
-      } else if (t.consume_front("split over e")) {
-        if (t.consumeInteger(10, seg.splitPrograms) ||
-            seg.splitPrograms >= static_cast<int>(prog->exprs.size()))
-          return fail(numTok, "bad '// split over eK' under segment " +
-                                  llvm::Twine(number));
-      }
     }
     prog->segments.push_back(std::move(seg));
     return true;

@@ -168,9 +168,6 @@ private:
          << "; offset = " << p.exprToString(seg.offset) << "\n";
       if (!seg.reason.empty())
         os << "    // ordered: " << seg.reason << "\n";
-      if (seg.splitPrograms >= 0)
-        os << "    // split over e" << seg.splitPrograms << " = "
-           << p.exprToString(seg.splitPrograms) << " programs\n";
     }
     os << "  total e" << p.total << " // = " << p.exprToString(p.total)
        << "\n";

@@ -124,17 +124,15 @@ private:
       if (seg.group != s)
         error("segments", at + "belongs to group " + std::to_string(seg.group) +
                               "; segments are numbered by group");
-      if (seg.ordered && seg.splitPrograms >= 0) {
-        if (!validExpr(seg.splitPrograms) || !seg.extents.empty() ||
-            seg.length != static_cast<unsigned>(seg.splitPrograms))
-          error("segments", at + "a split ordered segment has no extents "
-                                 "and its program count as length");
-      } else if (seg.splitPrograms >= 0) {
-        error("segments", at + "only an ordered segment can be split");
-      } else if (seg.ordered) {
-        if (!seg.extents.empty() || render(seg.length) != "1")
+      if (seg.ordered) {
+        // A cooperative program may run the one instance on several
+        // programs (grid-reduce: they cooperate through a kept-zero
+        // workspace, [coop]); otherwise one program runs it.
+        if (!seg.extents.empty() ||
+            (p.scope != ExecScope::CTA && render(seg.length) != "1"))
           error("segments", at + "an ordered segment has no extents and "
-                                 "length 1");
+                                 "length 1 (in a cta program: any program "
+                                 "count)");
       } else {
         std::string len;
         for (unsigned i = 0; i < seg.extents.size(); ++i) {
@@ -368,15 +366,6 @@ private:
       if (op.results.size() != op.operands.size())
         opError("structure", op, "a loop has one result per carried value");
       break;
-    case Opcode::GridReduce:
-      expectRegions(op, 1);
-      if (op.regions.size() == 1) {
-        if (!op.regions[0]->block.args.empty())
-          opError("structure", op, "grid_reduce's region takes no arguments");
-        verifyRegion(*op.regions[0], Opcode::Yield, false);
-        checkYields(op, *op.regions[0], 0);
-      }
-      break;
     default:
       if (isStructured(op.opcode)) {
         // Callback regions: no break/continue out of them.
@@ -603,13 +592,6 @@ private:
     case Opcode::Break:
     case Opcode::Continue:
     case Opcode::Return:
-      break;
-    case Opcode::GridReduce:
-      if (op.operands.size() != 2 || !op.operands[0]->type.isIndex() ||
-          !op.operands[1]->type.isIndex())
-        opError("types", op, "operands are (local, count), two i64");
-      if (!op.results.empty())
-        opError("types", op, "grid_reduce has no results");
       break;
     default: // arithmetic
       if (isStructured(op.opcode))

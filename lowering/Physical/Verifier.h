@@ -53,12 +53,12 @@
 //                operands; a supported element type on mutable memory; the
 //                addressed buffer's sharing domain recorded; a scope, once
 //                the atomic-scopes pass chose one, that covers that domain
-//   [coop]       cooperative constructs (docs/passes.md): exec scope cta
-//                for them, a grid_reduce directly in its split segment with
-//                (local, count) operands, one top-level reduce/argreduce
-//                that may be reassociated, only pure code or loads before
-//                it, shuffle-able accumulator types, a kept-zero invocation
-//                workspace and shared memory big enough; cta-rows: `dist`
+//   [coop]       cooperative constructs (docs/passes.md): an ordered
+//                segment run by several programs (grid-reduce) is in a cta
+//                program, its program count min(..., C), and it allocates a
+//                kept-zero invocation workspace of 1 + C words or more; a
+//                kept-zero workspace is zero-filled and touched only by
+//                atomics; cta-rows: `dist`
 //                only on reduce/argreduce/parallel fors directly in a segment
 //                of a cta program, no view both written and read by the
 //                instance, staged loads of row r of a staged parameter

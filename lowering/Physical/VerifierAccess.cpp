@@ -330,17 +330,11 @@ private:
                                 ", which the kernel does not have");
   }
 
-  /// Inside a distributed region: some enclosing op is `dist`, or is the
-  /// reduction of a grid_reduce (its members are spread over the threads
-  /// of every cooperating program).
+  /// Inside a distributed region: some enclosing op is `dist`.
   static bool distributed(const Op &op) {
-    for (const Op *a = op.parentOp(); a; a = a->parentOp()) {
+    for (const Op *a = op.parentOp(); a; a = a->parentOp())
       if (a->attr("dist"))
         return true;
-      const Op *up = a->parentOp();
-      if (isStructured(a->opcode) && up && up->opcode == Opcode::GridReduce)
-        return true;
-    }
     return false;
   }
 
@@ -391,7 +385,12 @@ private:
 
   void verifyProvenance(const Op &op) {
     const AccessInfo &info = op.access;
-    auto it = kirOps.find(info.kirOp);
+    // A pass's access to a buffer of its own (shared memory, workspace)
+    // implements no KIR access (docs/physical-ir.md §5.8).
+    if (!op.origin.synth.empty() && op.memory()->type.isBuffer() &&
+        info.kirOp < 0)
+      return;
+    auto it = info.kirOp < 0 ? kirOps.end() : kirOps.find(info.kirOp);
     if (info.kirOp < 0 || it == kirOps.end()) {
       opError("provenance", op, "names KIR op " + std::to_string(info.kirOp) +
                                     ", which the kernel does not have");

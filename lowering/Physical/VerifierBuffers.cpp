@@ -82,20 +82,6 @@ private:
         uses[op.intAttr("buffer", -1)].allocs.push_back(&op);
         return;
       }
-      if (op.opcode == Opcode::GridReduce) {
-        // Its kept-zero partials: read and written by the split segment's
-        // group ([coop] checks the layout).
-        int64_t ws = op.intAttr("workspace", -1);
-        const Op *seg = segmentOf(op);
-        if (ws >= 0 && seg) {
-          Use &u = uses[static_cast<unsigned>(ws)];
-          ++u.loads;
-          ++u.stores;
-          u.readers.insert(seg->intAttr("group"));
-          u.writers.insert(seg->intAttr("group"));
-        }
-        return;
-      }
       bool atomic = isAtomic(op.opcode);
       if (op.opcode != Opcode::Load && op.opcode != Opcode::Store && !atomic)
         return;

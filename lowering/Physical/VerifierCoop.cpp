@@ -1,16 +1,20 @@
 //===- VerifierCoop.cpp - Construction verifier: cooperative constructs ----===//
 //
-// [coop]: a grid_reduce (docs/passes.md) is only legal where its lowering is:
-// a program of exec scope cta; directly in the region of a split ordered
-// segment, with operands (%local, launch_value of the split count); the
-// segment region holds only pure code or loads before it; its own region
-// holds exactly one top-level reduce/argreduce, preceded only by pure code
-// or loads (they run in every program); a reduce must be reassociable with
-// a commutative built-in combiner (partials are formed from interleaved
-// elements and combined in a tree); exchanged components are shuffle-able;
-// the `workspace` attribute names a kept-zero invocation workspace big
-// enough for `max_programs` partials, and the split count is bounded by it;
-// the CTA's shared memory holds the cross-warp exchange.
+// [coop]: the cooperative constructs are where their lowering is legal.
+//
+// Grid reductions (docs/passes.md §2) are written with the cooperative
+// primitives; what is checked here is the part of their contract the ops
+// alone do not show: an ordered segment run by several programs (its length
+// is not 1) belongs to a cta program, has its program count bounded as
+// min(..., C), and its programs cooperate through a kept-zero invocation
+// workspace the segment region allocates, one word (the arrival counter)
+// plus at least one per program; a kept-zero workspace is zero-filled
+// (init value 0) and touched only by atomics (ownership atomic), so it can
+// be left zero by the kernel without racing with it. The interpreter checks
+// the rest (barriers reached by every thread, shared-memory races).
+//
+// cta-rows: `dist` only on reduce/argreduce/parallel fors directly in a
+// segment of a cta program, staged and register rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,21 +39,16 @@ public:
 
   void run() {
     verifyRows();
-    std::map<const Op *, unsigned> gridsPerSegment;
-    walk(*p.body, [&](const Op &op) {
-      if (op.opcode == Opcode::GridReduce)
-        verifyGrid(op, gridsPerSegment);
-    });
+    for (const Buffer &b : p.buffers)
+      if (b.keptZero)
+        verifyKeptZero(b);
     walk(*p.body, [&](const Op &op) {
       if (op.opcode != Opcode::Segment)
         return;
       int64_t g = op.intAttr("group", -1);
-      if (g < 0 || g >= static_cast<int64_t>(p.segments.size()))
-        return;
-      if (p.segments[g].splitPrograms >= 0 && gridsPerSegment[&op] != 1)
-        error("segment of group " + std::to_string(g) +
-              " is split over several programs but does not hold exactly one "
-              "grid_reduce");
+      if (g >= 0 && g < static_cast<int64_t>(p.segments.size()) &&
+          p.segments[g].ordered && p.exprToString(p.segments[g].length) != "1")
+        verifySplit(op, p.segments[g]);
     });
   }
 
@@ -356,114 +355,52 @@ private:
                   "coordinate");
   }
 
-  static bool runsEverywhere(const Op &op) {
-    return isPure(op.opcode) || op.opcode == Opcode::Load;
+  /// A kept-zero workspace: zero-filled once per allocation and left zero
+  /// by the kernel, through atomics only.
+  void verifyKeptZero(const Buffer &b) {
+    if (b.scope != BufferScope::InvocationWorkspace || b.init != InitMode::Value ||
+        b.initValue != 0)
+      error("buffer " + b.name + " is kept zero but is not an invocation "
+            "workspace with init value 0");
+    if (b.ownership != Ownership::Atomic)
+      error("buffer " + b.name + " is kept zero, so the kernel writes it "
+            "while other programs read it: ownership must be atomic (only "
+            "atomics touch it)");
   }
 
-  bool isLaunchValueOf(const Value *v, int64_t expr) const {
-    return v->def && v->def->opcode == Opcode::LaunchValue &&
-           v->def->intAttr("expr", -1) == expr;
-  }
-
-  void verifyGrid(const Op &op, std::map<const Op *, unsigned> &perSegment) {
-    if (p.scope != ExecScope::CTA)
-      opError(op, "a grid_reduce needs exec scope cta");
-    const Op *seg = op.parentOp();
-    if (!seg || seg->opcode != Opcode::Segment) {
-      opError(op, "must sit directly in a segment region");
+  /// An ordered segment whose instance several programs run.
+  void verifySplit(const Op &seg, const Segment &s) {
+    const std::string at = "segment of group " + std::to_string(s.group) +
+                           " runs its one instance on several programs";
+    if (p.scope != ExecScope::CTA) {
+      error(at + ", which needs exec scope cta");
       return;
     }
-    ++perSegment[seg];
-    int64_t g = seg->intAttr("group", -1);
-    if (g < 0 || g >= static_cast<int64_t>(p.segments.size()))
-      return;
-    const Segment &s = p.segments[g];
-    if (!s.ordered || s.splitPrograms < 0) {
-      opError(op, "its segment must be an ordered segment split over "
-                  "programs");
-      return;
-    }
-    const Block &segBlock = seg->regions[0]->block;
-    if (op.operands[0] != segBlock.args[0] ||
-        !isLaunchValueOf(op.operands[1], s.splitPrograms))
-      opError(op, "operands must be (%local, the segment's program count)");
-    for (const auto &o : segBlock.ops) {
-      if (o.get() == &op)
-        break;
-      if (!runsEverywhere(*o))
-        opError(*o, "runs in every program of a split segment; only pure "
-                    "code and loads may precede the grid_reduce");
-    }
-    if (segBlock.ops.size() < 2 ||
-        segBlock.ops[segBlock.ops.size() - 2].get() != &op)
-      opError(op, "must be the last op of its segment region (the rest of "
-                  "the instance belongs in its region)");
-
-    const Op *t = gridReduceTarget(op);
-    if (!t) {
-      opError(op, "needs exactly one top-level reduce or argreduce");
+    const LaunchExpr &count = p.exprs[s.length];
+    const bool bounded =
+        count.kind == LaunchExpr::Kind::Min && count.operands.size() == 2 &&
+        p.exprs[count.operands[1]].kind == LaunchExpr::Kind::Const &&
+        p.exprs[count.operands[1]].value >= 1;
+    if (!bounded) {
+      error(at + ": its program count must be min(..., C) with C >= 1");
       return;
     }
-    for (const auto &o : op.regions[0]->block.ops) {
-      if (o.get() == t)
-        break;
-      if (!runsEverywhere(*o))
-        opError(*o, "precedes the cooperative reduction, so it runs in every "
-                    "program; only pure code and loads may");
+    const int64_t cap = p.exprs[count.operands[1]].value;
+    bool cooperates = false;
+    for (const auto &o : seg.regions[0]->block.ops) {
+      if (o->opcode != Opcode::Alloc)
+        continue;
+      int64_t id = o->intAttr("buffer", -1);
+      if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
+        continue;
+      const Buffer &b = p.buffers[id];
+      if (b.keptZero && b.size >= 1 + cap)
+        cooperates = true;
     }
-    if (t->opcode == Opcode::Reduce) {
-      if (!t->boolAttr("reassociate", false))
-        opError(*t, "a grid reduction regroups the combines; the reduce "
-                    "does not allow reassociation");
-      if (!isCommutativeCombiner(t->strAttr("combiner")))
-        opError(*t, "a grid reduction reorders the combines; combiner '" +
-                        t->strAttr("combiner") +
-                        "' is not a commutative built-in");
-      for (const AccComponent &c : t->acc)
-        if (!c.type.isScalar() || !isShuffleKind(c.type.elem))
-          opError(*t, "accumulator component " + typeToString(c.type) +
-                          " cannot be exchanged by a warp shuffle");
-    } else if (!t->results.empty() &&
-               !isShuffleKind(t->result(0)->type.elem)) {
-      opError(*t, "arg-reduce value " + typeToString(t->result(0)->type) +
-                      " cannot be exchanged by a warp shuffle");
-    }
-    int64_t vec = op.intAttr("vector", 0);
-    if (vec != 1 && vec != 2 && vec != 4)
-      opError(op, "`vector` (elements per thread and step) must be 1, 2 or 4");
-    int64_t maxPrograms = op.intAttr("max_programs", 0);
-    if (maxPrograms < 1)
-      opError(op, "needs `max_programs` >= 1");
-    const LaunchExpr &count = p.exprs[s.splitPrograms];
-    bool bounded = count.kind == LaunchExpr::Kind::Min &&
-                   count.operands.size() == 2 &&
-                   p.exprs[count.operands[1]].kind == LaunchExpr::Kind::Const &&
-                   p.exprs[count.operands[1]].value >= 1 &&
-                   p.exprs[count.operands[1]].value <= maxPrograms;
-    if (!bounded)
-      opError(op, "the program count must be min(..., C) with 1 <= C <= "
-                  "max_programs");
-    unsigned components = gridComponents(*t);
-    int64_t ws = op.intAttr("workspace", -1);
-    if (ws < 0 || ws >= static_cast<int64_t>(p.buffers.size())) {
-      opError(op, "needs a `workspace` naming a buffer record");
-    } else {
-      const Buffer &b = p.buffers[ws];
-      if (b.scope != BufferScope::InvocationWorkspace ||
-          b.elem != ScalarKind::U64 || b.init != InitMode::Value ||
-          b.initValue != 0)
-        opError(op, "its workspace must be a u64 invocation workspace kept "
-                    "zero (init value 0)");
-      if (b.size < gridWorkspaceWords(components, maxPrograms))
-        opError(op, "workspace " + b.name + " holds " +
-                        std::to_string(b.size) + " words, needs " +
-                        std::to_string(
-                            gridWorkspaceWords(components, maxPrograms)));
-    }
-    if (p.sharedBytes < gridSharedBytes(components))
-      opError(op, "needs " + std::to_string(gridSharedBytes(components)) +
-                      " bytes of shared memory per CTA, the program has " +
-                      std::to_string(p.sharedBytes));
+    if (!cooperates)
+      error(at + ": they cooperate through a kept-zero invocation workspace "
+                 "of at least 1 + " + std::to_string(cap) +
+                 " words that the segment region allocates");
   }
 };
 

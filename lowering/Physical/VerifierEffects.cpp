@@ -197,7 +197,12 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
   std::function<void(const Region &, IterSet)> visit = [&](const Region &r,
                                                            IterSet iters) {
     for (const auto &op : r.block.ops) {
-      if (op->opcode == Opcode::Store || isAtomic(op->opcode)) {
+      // A pass's store to a buffer of its own (shared memory, workspace)
+      // implements no KIR store (docs/physical-ir.md §5.8).
+      const bool own = (op->opcode == Opcode::Store || isAtomic(op->opcode)) &&
+                       !op->origin.synth.empty() &&
+                       op->memory()->type.isBuffer() && op->access.kirOp < 0;
+      if (!own && (op->opcode == Opcode::Store || isAtomic(op->opcode))) {
         int id = op->access.kirOp;
         ++covered[id];
         auto it = kirStores.find(id);

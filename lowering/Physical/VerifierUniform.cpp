@@ -226,7 +226,6 @@ private:
       return {};
     }
     case Opcode::Segment:
-    case Opcode::GridReduce:
       for (const auto &r : op.regions)
         block(r->block, ctl);
       return {};
