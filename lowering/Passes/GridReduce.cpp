@@ -604,18 +604,32 @@ private:
   /// stay in control flow that is uniform over the CTA); thread 0 ends with
   /// the CTA's.
   Acc ctaTree(Acc acc) {
+    // for (off = 16; off > 0; off >>= 1) acc = combine(acc, shfl_xor(acc,
+    // off)): one loop, as the merge (an arg-merge is a dozen ops) is
+    // written once.
     auto warpTree = [&](Acc a) {
-      for (int64_t off = 16; off > 0; off >>= 1) {
-        Value *k = i32(off);
-        Acc other;
-        for (Value *v : a) {
-          Op *s = bld.create(Opcode::Shuffle, {v, k}, {v->type});
-          s->setAttr("mode", std::string("xor"));
-          other.push_back(s->result());
-        }
-        a = combine(a, other);
-      }
-      return a;
+      Acc init = {i32(16)};
+      init.insert(init.end(), a.begin(), a.end());
+      Acc out = loop(
+          init, [&](const Acc &c) { return bld.cmp("gt", c[0], i32(0)); },
+          [&](const Acc &c) {
+            Acc other;
+            for (auto it = c.begin() + 1; it != c.end(); ++it) {
+              Op *s = bld.create(Opcode::Shuffle, {*it, c[0]}, {(*it)->type});
+              s->setAttr("mode", std::string("xor"));
+              other.push_back(s->result());
+            }
+            Acc next = {c[0]};
+            Acc m = combine(Acc(c.begin() + 1, c.end()), other);
+            next.insert(next.end(), m.begin(), m.end());
+            return next;
+          },
+          [&](const Acc &c) {
+            Acc next = c;
+            next[0] = bld.binary(Opcode::Shr, c[0], i32(1));
+            return next;
+          });
+      return Acc(out.begin() + 1, out.end());
     };
     acc = warpTree(acc);
     Value *lane = bld.create(Opcode::LaneId, {}, {Type::scalar(ScalarKind::I32)})->result();
