@@ -424,22 +424,6 @@ std::string ProgramEmitter::vectorAddress(const Op &op) {
 
 void ProgramEmitter::emitCoopOp(const Op &op) {
   const std::string rt = "::intent::rt::";
-  // A vector access's first element: the program guarantees unit stride
-  // along the last dimension (`aligned`), so its coordinate is not scaled
-  // by the stride (no multiply in the loops that stream vectors).
-  auto vectorAddress = [&]() {
-    const Value *mem = op.memory();
-    llvm::ArrayRef<Value *> coords = op.coords();
-    if (mem->type.isBuffer() || coords.empty())
-      return "&" + elementRef(op);
-    std::string s = name(mem) + ".data()";
-    for (unsigned d = 0; d < coords.size(); ++d)
-      s += " + " + name(coords[d]) +
-           (d + 1 < coords.size()
-                ? " * " + name(mem) + ".stride(" + std::to_string(d) + ")"
-                : std::string());
-    return s;
-  };
   switch (op.opcode) {
   case Opcode::ThreadId:
     declare(op.result(), rt + "cta_thread()");

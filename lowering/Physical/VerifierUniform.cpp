@@ -115,6 +115,18 @@ private:
         l = std::max(l, of(v));
     return l;
   }
+  /// The level of the `k`th value `r`'s terminator passes on when it is a
+  /// `kind` (Uniform otherwise).
+  Level slotYield(const Region &r, Opcode kind, unsigned k) const {
+    const Op *t = r.block.ops.empty() ? nullptr : r.block.ops.back().get();
+    if (t && t->opcode == kind && k < t->operands.size())
+      return of(t->operands[k]);
+    return Uniform;
+  }
+  void setSlotArgs(const Region &r, const std::vector<Level> &l) {
+    for (unsigned k = 0; k < r.block.args.size(); ++k)
+      set(r.block.args[k], k < l.size() ? l[k] : Uniform);
+  }
   void setArgs(const Region &r, Level l) {
     for (const Value *a : r.block.args)
       set(a, l);
@@ -191,28 +203,42 @@ private:
         return {};
       Ctl own = loopCtl.lookup(&op); // a copy: nested loops insert
       Ctl inner = raise(ctl, own.level, own.why);
-      Level carried = std::max(operands(op), yields(*op.regions[2], Opcode::Yield));
-      setArgs(*op.regions[0], carried);
-      setArgs(*op.regions[1], carried);
-      block(op.regions[0]->block, inner);
-      Level cond = yields(*op.regions[0], Opcode::Condition);
-      Ctl e = block(op.regions[1]->block, inner);
-      setArgs(*op.regions[2], std::max(yields(*op.regions[1], Opcode::Yield),
-                                       yields(*op.regions[1], Opcode::Continue)));
-      block(op.regions[2]->block, inner);
+      // Per carried slot: a uniform counter carried next to per-thread
+      // accumulators (a shuffle tree's offset) stays uniform.
+      const unsigned n = op.operands.size();
+      const Region &before = *op.regions[0], &body = *op.regions[1],
+                   &step = *op.regions[2];
+      std::vector<Level> carried(n);
+      for (unsigned k = 0; k < n; ++k)
+        carried[k] = std::max(of(op.operands[k]),
+                              slotYield(step, Opcode::Yield, k));
+      setSlotArgs(before, carried);
+      setSlotArgs(body, carried);
+      block(before.block, inner);
+      Level cond = yields(before, Opcode::Condition);
+      Ctl e = block(body.block, inner);
+      std::vector<Level> stepIn(step.block.args.size());
+      for (unsigned k = 0; k < stepIn.size(); ++k)
+        stepIn[k] = std::max(slotYield(body, Opcode::Yield, k),
+                             slotYield(body, Opcode::Continue, k));
+      setSlotArgs(step, stepIn);
+      block(step.block, inner);
       Ctl updated = raise(raise(own, cond, &op), e.level, e.why);
       if (updated.level != own.level) {
         loopCtl[&op] = updated;
         changed = true;
       }
-      Level out = std::max(carried, updated.level);
       // Break values leave the loop as its results.
-      walk(*op.regions[1], [&](const Op &b) {
+      std::vector<Level> out(op.results.size(), updated.level);
+      for (unsigned k = 0; k < out.size(); ++k)
+        out[k] = std::max(out[k], k < n ? carried[k] : Uniform);
+      walk(body, [&](const Op &b) {
         if (b.opcode == Opcode::Break)
-          for (const Value *v : b.operands)
-            out = std::max(out, of(v));
+          for (unsigned k = 0; k < b.operands.size() && k < out.size(); ++k)
+            out[k] = std::max(out[k], of(b.operands[k]));
       });
-      setResults(op, out);
+      for (unsigned k = 0; k < out.size(); ++k)
+        set(op.results[k], out[k]);
       return {};
     }
     case Opcode::For: {
