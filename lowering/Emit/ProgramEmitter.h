@@ -57,9 +57,9 @@ private:
   /// distributed ops are their ordered loops (the physical IR's semantics)
   /// and there is no staging, register row, barrier or shuffle.
   bool hostSerial = false;
-  /// Whether `p` gets a host serial form: exec scope cta without a
-  /// grid_reduce (whose partials and arrival counter need the cooperative
-  /// grid).
+  /// Whether `p` gets a host serial form: exec scope cta without
+  /// cooperative primitives (a program written with them runs its threads
+  /// as host fibers).
   bool hasHostSerial() const;
   /// A region can be emitted more than once (a cta-rows reduce emits its
   /// value region in the unrolled steps, the tail and the register variant;

@@ -15,7 +15,7 @@
 // the same op, and one that cannot complete is an error. The race check
 // then also covers two threads of one instance with no barrier between
 // them, in shared and in global memory. Other programs (thread scope, the
-// annotated cta programs of cta-rows and grid_reduce) run every instance as
+// annotated cta programs of cta-rows) run every instance as
 // one thread.
 //
 //===----------------------------------------------------------------------===//

@@ -8,8 +8,8 @@
 // [active]     the active member set fits the exec scope and the place of
 //              the access: `self` exactly in thread-scope programs; in a cta
 //              program `thread` exactly inside a distributed region (a
-//              region of an op with `dist`, or of the reduction a
-//              grid_reduce splits), `all` only for loads (a store or atomic
+//              region of an op with `dist`, or anywhere in a program
+//              written with cooperative primitives), `all` only for loads (a store or atomic
 //              by every thread would repeat its effect), so a store outside
 //              distributed regions is `leader`.
 // [origin]     every op names its KIR op or the stage that synthesized it;
