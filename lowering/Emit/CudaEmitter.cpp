@@ -12,6 +12,7 @@
 #include "Emit/CudaEmitter.h"
 
 #include "Emit/ProgramEmitter.h"
+#include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -194,11 +195,7 @@ bool ProgramEmitter::hasHostSerial() const {
     return false;
   // A program written with cooperative primitives runs
   // its threads as host fibers in cpu mode: it has no serial form.
-  bool coop = false;
-  walk(*p.body, [&](const Op &o) {
-    coop |= isCooperative(o.opcode);
-  });
-  return !coop;
+  return !spreadsOverThreads(p);
 }
 
 void ProgramEmitter::indent() {
@@ -601,9 +598,27 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
        << " - " << name(off) << " < " << name(len) << ") {  // group "
        << op.intAttr("group") << "\n";
     ++depth;
-    bindArgs(op.region(0)->block,
-             {name(id) + " - " + name(off)});
+    std::string local = name(id) + " - " + name(off);
+    int64_t spread = op.intAttr("spread", 0);
+    if (spread) {
+      // Spread over the CTA's threads (Physical/Dispatch.h): this thread's
+      // instance, if any.
+      std::string v = "local" + std::to_string(op.id);
+      indent();
+      os << "const int64_t " << v << " = (" << local << ") * " << spread
+         << " + ::intent::rt::cta_thread();\n";
+      indent();
+      os << "if (" << v << " < " << name(op.operands[3]) << ") {\n";
+      ++depth;
+      local = v;
+    }
+    bindArgs(op.region(0)->block, {local});
     emitOps(op.region(0)->block, pid);
+    if (spread) {
+      --depth;
+      indent();
+      os << "}\n";
+    }
     --depth;
     indent();
     os << "}\n";

@@ -77,18 +77,8 @@ public:
   /// cooperative primitives (or CTA-shared buffers). The annotated cta
   /// programs of cta-rows keep one thread per instance.
   static bool usesCtaThreads(const phys::Program &p) {
-    if (p.scope != phys::ExecScope::CTA || p.ctaThreads <= 0)
-      return false;
-    bool coop = false;
-    phys::walk(*p.body, [&](const Op &o) {
-      if (phys::isCooperative(o.opcode) ||
-          (o.opcode == Opcode::Alloc &&
-           static_cast<size_t>(o.intAttr("buffer", -1)) < p.buffers.size() &&
-           p.buffers[o.intAttr("buffer")].scope ==
-               phys::BufferScope::CTAShared))
-        coop = true;
-    });
-    return coop;
+    return p.scope == phys::ExecScope::CTA && p.ctaThreads > 0 &&
+           phys::spreadsOverThreads(p);
   }
 
   /// Once per launch: sizes every thread's values (dense by Value::id) and
@@ -993,8 +983,15 @@ private:
       int64_t off = operand(1).i, len = operand(2).i;
       if (pid < off || pid - off >= len)
         return true;
+      int64_t local = pid - off;
+      if (int64_t t = op.intAttr("spread", 0)) {
+        // Spread (Physical/Dispatch.h): this thread's instance, if any.
+        local = local * t + th->tid;
+        if (local >= operand(3).i)
+          return true;
+      }
       Flow inner;
-      return execRegion(*op.regions[0], {Scalar::ofInt(ScalarKind::I64, pid - off)},
+      return execRegion(*op.regions[0], {Scalar::ofInt(ScalarKind::I64, local)},
                         inner);
     }
     case Opcode::Delinearize: {

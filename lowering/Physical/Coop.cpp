@@ -117,3 +117,16 @@ void intent::phys::layoutSharedBuffers(Program &p) {
   }
   p.sharedBytes = std::max(p.sharedBytes, end);
 }
+
+bool intent::phys::spreadsOverThreads(const Program &p) {
+  bool coop = false;
+  walk(*p.body, [&](const Op &o) {
+    if (isCooperative(o.opcode) ||
+        (o.opcode == Opcode::Segment && o.intAttr("spread", 0) > 0) ||
+        (o.opcode == Opcode::Alloc &&
+         static_cast<size_t>(o.intAttr("buffer", -1)) < p.buffers.size() &&
+         p.buffers[o.intAttr("buffer")].scope == BufferScope::CTAShared))
+      coop = true;
+  });
+  return coop;
+}

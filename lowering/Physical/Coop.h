@@ -16,6 +16,13 @@
 
 namespace intent::phys {
 
+/// Whether `p` spreads its work over its threads itself: it uses a
+/// cooperative primitive, a cta_shared buffer or a spread segment
+/// (Physical/Dispatch.h). Such a program runs its threads as fibers in the
+/// interpreter and in cpu mode, and its accesses may be each thread's own
+/// (active `thread`) anywhere.
+bool spreadsOverThreads(const Program &p);
+
 /// The loads of a reduction's value region that run for every member and
 /// address a rank-1 view at exactly the member index k (top-level in the
 /// region, unguarded): the ones a vector load can serve.

@@ -2,6 +2,9 @@
 
 #include "Physical/Dispatch.h"
 
+#include <algorithm>
+#include <cassert>
+
 using namespace intent;
 using namespace intent::phys;
 
@@ -25,9 +28,23 @@ Op *intent::phys::segmentOp(const Program &p, unsigned group) {
   return found;
 }
 
-void intent::phys::resizeSegment(Program &p, unsigned index, unsigned length) {
+namespace {
+
+/// ceil(instances / threads) programs of a spread segment (folded when
+/// the count is a constant: an ordered segment's one instance).
+unsigned spreadLength(Program &p, unsigned instances, int threads) {
   using K = LaunchExpr::Kind;
-  p.segments[index].length = length;
+  const LaunchExpr &n = p.exprs[instances];
+  if (n.kind == K::Const)
+    return p.constExpr((std::max<int64_t>(n.value, 0) + threads - 1) / threads);
+  return p.binaryExpr(
+      K::Div, p.binaryExpr(K::Add, instances, p.constExpr(threads - 1)),
+      p.constExpr(threads));
+}
+
+/// Offsets and total from the lengths; the dispatch's launch values.
+void rederive(Program &p) {
+  using K = LaunchExpr::Kind;
   unsigned zero = p.constExpr(0);
   unsigned offset = zero;
   for (Segment &s : p.segments) {
@@ -43,6 +60,8 @@ void intent::phys::resizeSegment(Program &p, unsigned index, unsigned length) {
       continue;
     retarget(op->operands[1], s.offset);
     retarget(op->operands[2], s.length);
+    if (s.spread && op->operands.size() == 4)
+      retarget(op->operands[3], s.instances);
     const Op *guard = op->parentOp();
     if (guard && guard->opcode == Opcode::If) {
       const Value *c = guard->operands[0];
@@ -51,4 +70,47 @@ void intent::phys::resizeSegment(Program &p, unsigned index, unsigned length) {
         retarget(c->def->operands[1], p.total);
     }
   }
+}
+
+} // namespace
+
+void intent::phys::resizeSegment(Program &p, unsigned index,
+                                 unsigned instances) {
+  Segment &seg = p.segments[index];
+  if (seg.spread) {
+    seg.instances = instances;
+    seg.length = spreadLength(p, instances, seg.spread);
+  } else {
+    seg.length = instances;
+  }
+  rederive(p);
+}
+
+void intent::phys::spreadSegment(Program &p, unsigned index, int threads) {
+  Segment &seg = p.segments[index];
+  Op *op = segmentOp(p, seg.group);
+  assert(op && !seg.spread && threads > 0);
+  seg.spread = threads;
+  seg.instances = seg.length;
+  seg.length = spreadLength(p, seg.instances, threads);
+  // The instance count: a launch value next to the op's other operands.
+  Block *parent = op->parent;
+  Builder b(p);
+  b.setInsertionBlock(parent);
+  b.loc = op->loc;
+  // Like the other launch values of the dispatch (construction's).
+  const Op *lengthDef = op->operands[2]->def;
+  b.origin = lengthDef ? lengthDef->origin : op->origin;
+  Value *count = b.launchValue(seg.instances);
+  auto &ops = parent->ops;
+  auto at = std::find_if(ops.begin(), ops.end(),
+                         [&](const auto &o) { return o.get() == op; });
+  std::rotate(at, ops.end() - 1, ops.end());
+  op->operands.push_back(count);
+  op->setAttr("spread", static_cast<int64_t>(threads));
+  walk(*op->regions[0], [](const Op &o) {
+    if (o.access.active == ActiveSet::Self)
+      const_cast<Op &>(o).access.active = ActiveSet::Thread;
+  });
+  rederive(p);
 }

@@ -28,11 +28,23 @@ namespace intent::phys {
 /// The `segment` op of group `group`, or null.
 Op *segmentOp(const Program &p, unsigned group);
 
-/// Sets segment `index`'s length to launch expression `length`, re-derives
-/// every segment's offset and the program's total from the lengths, and
-/// points the dispatch's launch values (each segment op's offset and length
-/// operands, the round-up guard's total) at the new expressions.
-void resizeSegment(Program &p, unsigned index, unsigned length);
+/// Gives segment `index` launch expression `instances` instances: its
+/// length in programs is that (or, for a spread segment, ceil(instances /
+/// spread)); re-derives every segment's offset and the program's total
+/// from the lengths, and points the dispatch's launch values (each segment
+/// op's offset, length and instance-count operands, the round-up guard's
+/// total) at the new expressions.
+void resizeSegment(Program &p, unsigned index, unsigned instances);
+
+/// Spreads the instances of thread-style segment `index` over the
+/// `threads` threads of each program of a cta program (Segment::spread):
+/// program q of the segment runs instance q * threads + thread_id below the
+/// instance count, each access then done by its thread (active `thread`).
+/// For a pass that gives another group of the program whole CTAs: the
+/// program's other segments keep one instance per thread (an ordered
+/// segment's one instance runs on thread 0 of its program). The segment
+/// must not be spread already nor use cooperative primitives.
+void spreadSegment(Program &p, unsigned index, int threads);
 
 } // namespace intent::phys
 

@@ -181,6 +181,14 @@ struct Segment {
   Loc loc;                       ///< first KIR op of the group
   std::vector<Origin> covers;    ///< KIR top-level ops of the group
   std::string reason;            ///< why the group is ordered (if it is)
+  /// Threads of a cta program that share the segment's instances
+  /// (Physical/Dispatch.h spreadSegment): program q of the segment runs
+  /// instance q * spread + thread_id when that is below `instances`, so a
+  /// thread-style group (one instance per thread) sits in a cta program
+  /// next to a group another pass gave whole CTAs. 0: one instance per
+  /// program (`length` instances).
+  int spread = 0;
+  unsigned instances = 0; ///< launch expr: the instance count when spread
 };
 
 /// A precondition the launcher checks before the kernel runs (it raises

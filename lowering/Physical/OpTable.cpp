@@ -105,8 +105,10 @@ std::vector<OpInfo> buildTable() {
       // Program structure.
       op(O::ProgramId, "program_id").results(1).pure(),
       op(O::LaunchValue, "launch_value").results(1).attr(intAttr("expr")).pure(),
-      op(O::Segment, "segment").operands(3).regions({"body"})
-          .attr(intAttr("group")),
+      // (pid, offset, length[, instances]): `spread` = T threads share the
+      // instances, the fourth operand their count (Physical/Dispatch.h).
+      op(O::Segment, "segment").operands(3, 4).regions({"body"})
+          .attr(intAttr("group")).attr(optional(intAttr("spread"))),
       op(O::Delinearize, "delinearize").operands(1, kVariadic)
           .results(0, kVariadic).pure(),
       // Scalars.

@@ -443,6 +443,17 @@ private:
     if (!expectIdent("length") || !parseExprRef(seg.length) ||
         !expectIdent("offset") || !parseExprRef(seg.offset))
       return false;
+    if (atIdent("spread")) {
+      take();
+      const Token &t = peek(0);
+      unsigned threads;
+      if (!parseUnsigned(threads) || !expectIdent("instances") ||
+          !parseExprRef(seg.instances))
+        return false;
+      if (threads == 0)
+        return fail(t, "a spread segment needs a positive thread count");
+      seg.spread = static_cast<int>(threads);
+    }
     unsigned line = toks[pos - 1].line;
     if (!parseLoc(seg.loc))
       return false;

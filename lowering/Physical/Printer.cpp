@@ -163,6 +163,8 @@ private:
          << (seg.ordered ? "ordered" : "parallel") << ") extents ";
       printIdList(os, seg.extents, "e");
       os << " length e" << seg.length << " offset e" << seg.offset;
+      if (seg.spread)
+        os << " spread " << seg.spread << " instances e" << seg.instances;
       printLoc(seg.loc);
       os << "\n    // length = " << p.exprToString(seg.length)
          << "; offset = " << p.exprToString(seg.offset) << "\n";

@@ -114,7 +114,8 @@ private:
     for (unsigned s = 0; s < p.segments.size(); ++s) {
       const Segment &seg = p.segments[s];
       std::string at = "segment " + std::to_string(s) + ": ";
-      bool ok = validExpr(seg.length) && validExpr(seg.offset);
+      bool ok = validExpr(seg.length) && validExpr(seg.offset) &&
+                (!seg.spread || validExpr(seg.instances));
       for (unsigned e : seg.extents)
         ok &= validExpr(e);
       if (!ok) {
@@ -124,12 +125,16 @@ private:
       if (seg.group != s)
         error("segments", at + "belongs to group " + std::to_string(seg.group) +
                               "; segments are numbered by group");
+      // The instance count: the length, or for a spread segment its own
+      // expression ([dispatch] checks the length is ceil(count / spread)).
+      unsigned count = seg.spread ? seg.instances : seg.length;
       if (seg.ordered) {
         // A cooperative program may run the one instance on several
         // programs (grid-reduce: they cooperate through a kept-zero
         // workspace, [coop]); otherwise one program runs it.
         if (!seg.extents.empty() ||
-            (p.scope != ExecScope::CTA && render(seg.length) != "1"))
+            ((p.scope != ExecScope::CTA || seg.spread) &&
+             render(count) != "1"))
           error("segments", at + "an ordered segment has no extents and "
                                  "length 1 (in a cta program: any program "
                                  "count)");
@@ -143,8 +148,9 @@ private:
           len = i == 0 ? render(seg.extents[i])
                        : "(" + len + " * " + render(seg.extents[i]) + ")";
         }
-        if (seg.extents.empty() || render(seg.length) != len)
-          error("segments", at + "length " + render(seg.length) +
+        if (seg.extents.empty() || render(count) != len)
+          error("segments", at + (seg.spread ? "instance count " : "length ") +
+                                render(count) +
                                 " is not the product of its extents " + len);
       }
       if (render(seg.offset) != offset)
@@ -206,11 +212,33 @@ private:
       std::string at = "segment op for segment " + std::to_string(s) + ": ";
       if (op.intAttr("group", -1) != static_cast<int64_t>(seg.group))
         error("dispatch", at + "wrong group");
-      if (op.operands.size() != 3 || op.operands[0] != pidOp->result() ||
+      if (op.operands.size() != (seg.spread ? 4u : 3u) ||
+          op.operands[0] != pidOp->result() ||
           !isLaunchValueOf(op.operands[1], seg.offset) ||
-          !isLaunchValueOf(op.operands[2], seg.length)) {
-        error("dispatch", at + "operands must be (program_id, O_g, L_g)");
+          !isLaunchValueOf(op.operands[2], seg.length) ||
+          (seg.spread && !isLaunchValueOf(op.operands[3], seg.instances))) {
+        error("dispatch", at + (seg.spread ? "operands must be (program_id, "
+                                             "O_g, L_g, N_g)"
+                                           : "operands must be (program_id, "
+                                             "O_g, L_g)"));
         continue;
+      }
+      if (op.intAttr("spread", 0) != seg.spread)
+        error("dispatch", at + "`spread` differs from the segment record's " +
+                              std::to_string(seg.spread));
+      if (seg.spread) {
+        // Spread over the threads of a cta program, ceil(N / T) programs.
+        if (p.scope != ExecScope::CTA || seg.spread != p.ctaThreads)
+          error("dispatch", at + "spread over " + std::to_string(seg.spread) +
+                                " threads in a program of " +
+                                std::to_string(p.ctaThreads) +
+                                " threads per CTA (a spread segment needs "
+                                "exec scope cta and spreads over all of them)");
+        if (!isSpreadLength(seg))
+          error("dispatch", at + "length e" + std::to_string(seg.length) +
+                                " is not ceil(e" +
+                                std::to_string(seg.instances) + " / " +
+                                std::to_string(seg.spread) + ")");
       }
       const Block &b = op.regions[0]->block;
       const Op *dec = nullptr;
@@ -236,6 +264,29 @@ private:
                                 " is not the segment's extent e" +
                                 std::to_string(seg.extents[i]));
     }
+  }
+
+  /// `seg.length` is (instances + (T - 1)) / T, T = seg.spread.
+  bool isSpreadLength(const Segment &seg) const {
+    using K = LaunchExpr::Kind;
+    if (seg.length >= p.exprs.size() || seg.instances >= p.exprs.size())
+      return false;
+    auto isConst = [&](unsigned e, int64_t v) {
+      return e < p.exprs.size() && p.exprs[e].kind == K::Const &&
+             p.exprs[e].value == v;
+    };
+    const LaunchExpr &n = p.exprs[seg.instances];
+    if (n.kind == K::Const)
+      return isConst(seg.length, (std::max<int64_t>(n.value, 0) +
+                                  seg.spread - 1) / seg.spread);
+    const LaunchExpr &div = p.exprs[seg.length];
+    if (div.kind != K::Div || div.operands.size() != 2 ||
+        !isConst(div.operands[1], seg.spread))
+      return false;
+    const LaunchExpr &add = p.exprs[div.operands[0]];
+    return add.kind == K::Add && add.operands.size() == 2 &&
+           add.operands[0] == seg.instances &&
+           isConst(add.operands[1], seg.spread - 1);
   }
 
   //===--------------------------------------------------------------------===//

@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KIR/Atomic.h"
+#include "Physical/Coop.h"
 #include "KIR/Contract.h"
 #include "Physical/Conflict.h"
 #include "Physical/InBounds.h"
@@ -330,23 +331,19 @@ private:
                                 ", which the kernel does not have");
   }
 
-  /// Inside a distributed region: some enclosing op is `dist`.
+  /// Inside a distributed region: some enclosing op is `dist`, or a
+  /// segment spread over the threads.
   static bool distributed(const Op &op) {
     for (const Op *a = op.parentOp(); a; a = a->parentOp())
-      if (a->attr("dist"))
+      if (a->attr("dist") || a->attr("spread"))
         return true;
     return false;
   }
 
   /// Whether the program uses a cooperative primitive (computed once).
   bool explicitCooperative() {
-    if (coopKnown < 0) {
-      coopKnown = 0;
-      walk(*p.body, [&](const Op &o) {
-        if (isCooperative(o.opcode))
-          coopKnown = 1;
-      });
-    }
+    if (coopKnown < 0)
+      coopKnown = spreadsOverThreads(p) ? 1 : 0;
     return coopKnown == 1;
   }
   int coopKnown = -1;

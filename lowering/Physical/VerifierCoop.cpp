@@ -47,7 +47,8 @@ public:
         return;
       int64_t g = op.intAttr("group", -1);
       if (g >= 0 && g < static_cast<int64_t>(p.segments.size()) &&
-          p.segments[g].ordered && p.exprToString(p.segments[g].length) != "1")
+          p.segments[g].ordered && !p.segments[g].spread &&
+          p.exprToString(p.segments[g].length) != "1")
         verifySplit(op, p.segments[g]);
     });
   }

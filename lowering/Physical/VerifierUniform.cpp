@@ -251,10 +251,18 @@ private:
       }
       return {};
     }
-    case Opcode::Segment:
-      for (const auto &r : op.regions)
-        block(r->block, ctl);
+    case Opcode::Segment: {
+      // A spread segment's instance is the thread's own, and whether the
+      // thread has one varies per thread.
+      bool spread = op.intAttr("spread", 0) > 0;
+      Ctl inner = spread ? raise(ctl, PerThread, &op) : ctl;
+      for (const auto &r : op.regions) {
+        if (spread)
+          setArgs(*r, PerThread);
+        block(r->block, inner);
+      }
       return {};
+    }
     default:
       break;
     }

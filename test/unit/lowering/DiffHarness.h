@@ -15,6 +15,7 @@
 #include "Interpreter/KIRInterpreter.h"
 #include "Interpreter/PhysInterpreter.h"
 #include "KIR/Parser.h"
+#include "Physical/Verifier.h"
 #include "Pipeline/Pipeline.h"
 
 #include "gtest/gtest.h"
@@ -153,6 +154,9 @@ struct DiffOptions {
   /// that may be reassociated (0: bit for bit). The KIR interpreter and the
   /// physical program always agree bit for bit with each other.
   double floatTolerance = 0;
+  /// Applied to the pipeline's program before it runs (then verified):
+  /// a hand-made mapping under test.
+  std::function<void(phys::Program &)> rewrite;
 };
 
 /// Element-wise comparison of one view's bytes: bit for bit, or for floats
@@ -190,6 +194,14 @@ inline DiffOutcome runDifferential(const kir::Kernel &k,
                       << (r.errors.empty() ? "" : r.errors[0].message);
   if (!r.ok())
     return out;
+  if (diff.rewrite) {
+    diff.rewrite(*r.program);
+    std::vector<std::string> errs;
+    EXPECT_TRUE(phys::verifyProgram(*r.program, &k, errs))
+        << "after the rewrite: " << (errs.empty() ? "" : errs[0]);
+    if (!errs.empty())
+      return out;
+  }
   Memory ref = makeMemory(specs, seed), kirMem = ref, fwd = ref, shuf = ref;
   reference(ref);
   interp::KIRRunResult kr = interp::runKernel(k, bind(specs, kirMem));
