@@ -8,10 +8,10 @@
 // [active]     the active member set fits the exec scope and the place of
 //              the access: `self` exactly in thread-scope programs; in a cta
 //              program `thread` exactly inside a distributed region (a
-//              region of an op with `dist`, or anywhere in a program
-//              written with cooperative primitives), `all` only for loads (a store or atomic
-//              by every thread would repeat its effect), so a store outside
-//              distributed regions is `leader`.
+//              region of an op with `dist`, a spread segment, or anywhere in
+//              a program written with cooperative primitives), `all` only
+//              for loads (a store or atomic by every thread would repeat its
+//              effect), so a store outside distributed regions is `leader`.
 // [origin]     every op names its KIR op or the stage that synthesized it;
 //              with the kernel, a named KIR op exists.
 // [provenance] (with the kernel) a load/store/atomic's recorded KIR op is an
@@ -19,20 +19,20 @@
 //              read of its offsets), its recorded KIR coordinates are that
 //              op's coordinate operands, its recorded view chain is the
 //              chain of sub-views from the KIR view to its root, and that
-//              root is the physical access's view parameter or alloc. Where
-//              no sub-view is composed, each physical coordinate must equal
-//              the KIR coordinate as affine forms over the instance
-//              coordinates and KIR values (Provenance below); composed
-//              coordinates (slices, reshapes, transposes) are not compared
-//              here: their composition (Construction/ViewRelations.h) is not
-//              part of the physical layer, and the conflict and coverage
-//              checks re-prove their effects.
+//              root is the physical access's view parameter or alloc. Each
+//              physical coordinate must equal the KIR coordinate composed
+//              through the view chain onto the root (KIR/ViewRelations.h:
+//              slices, broadcasts, reshapes, transposes), as affine forms
+//              over the instance coordinates, KIR values, root extents and
+//              strides, and structural atoms for products of non-constants,
+//              quotients and remainders (Provenance below).
 //
 //===----------------------------------------------------------------------===//
 
 #include "KIR/Atomic.h"
-#include "Physical/Coop.h"
 #include "KIR/Contract.h"
+#include "KIR/ViewRelations.h"
+#include "Physical/Coop.h"
 #include "Physical/Conflict.h"
 #include "Physical/InBounds.h"
 #include "Physical/Structured.h"
@@ -63,7 +63,7 @@ bool isAccess(const Op &op) {
 /// value that names no KIR value and is none of these.
 class Provenance {
 public:
-  explicit Provenance(const Program &p) {
+  explicit Provenance(const Program &p) : p(p) {
     walk(*p.body, [&](const Op &op) {
       if (op.opcode == Opcode::Segment)
         bindLimits(p, op);
@@ -80,6 +80,30 @@ public:
           add(o);
       }
     });
+  }
+
+  /// A KIR coordinate expression composed onto the root view
+  /// (KIR/ViewRelations.h), in the same atoms as ofKIR and ofPhys.
+  Affine ofComposed(const kir::CExprRef &e) {
+    using K = kir::CExpr::Kind;
+    switch (e->kind) {
+    case K::Value:
+      return ofKIR(e->value);
+    case K::Const:
+      return Affine::ofConstant(e->constant);
+    case K::Extent:
+    case K::Stride:
+      return rootAtom(e->kind == K::Extent, e->param, e->dim);
+    default: {
+      Opcode opc = e->kind == K::Add   ? Opcode::Add
+                   : e->kind == K::Sub ? Opcode::Sub
+                   : e->kind == K::Mul ? Opcode::Mul
+                   : e->kind == K::Div ? Opcode::Div
+                                       : Opcode::Rem;
+      return combine(opc, ofComposed(e->lhs), ofComposed(e->rhs),
+                     Affine::invalid());
+    }
+    }
   }
 
   Affine ofKIR(const kir::Value *v, unsigned depth = 0) {
@@ -112,14 +136,34 @@ public:
     case kir::Opcode::Add:
     case kir::Opcode::Sub:
     case kir::Opcode::Mul:
+    case kir::Opcode::Div:
+    case kir::Opcode::Rem:
       if (!isIndex(v->type))
         break;
       a = ofKIR(op.operands[0], depth + 1);
       b = ofKIR(op.operands[1], depth + 1);
       return combine(op.opcode == kir::Opcode::Add   ? Opcode::Add
                      : op.opcode == kir::Opcode::Sub ? Opcode::Sub
-                                                     : Opcode::Mul,
+                     : op.opcode == kir::Opcode::Mul ? Opcode::Mul
+                     : op.opcode == kir::Opcode::Div ? Opcode::Div
+                                                     : Opcode::Rem,
                      a, b, kirAtom(v->id));
+    case kir::Opcode::Extent:
+    case kir::Opcode::Stride: {
+      // Of the root view, composed through the sub-views (as construction
+      // lowers it).
+      kir::ViewChain vc;
+      std::string err;
+      int64_t dim = op.intAttr("dim", -1);
+      if (dim < 0 || !kir::resolveView(op.operands[0], vc, err))
+        break;
+      unsigned depthOfView = vc.ops.size();
+      if (vc.rootAlloc)
+        break;
+      return ofComposed(op.opcode == kir::Opcode::Extent
+                            ? kir::viewExtent(vc, depthOfView, dim)
+                            : kir::viewStride(vc, depthOfView, dim));
+    }
     case kir::Opcode::Neg:
       if (!isIndex(v->type))
         break;
@@ -175,6 +219,8 @@ public:
     case Opcode::Add:
     case Opcode::Sub:
     case Opcode::Mul:
+    case Opcode::Div:
+    case Opcode::Rem:
       if (!v->type.isIndex())
         break;
       return combine(op.opcode, ofPhys(op.operands[0], depth + 1),
@@ -183,6 +229,14 @@ public:
       if (!v->type.isIndex())
         break;
       return ofPhys(op.operands[0], depth + 1).scaled(-1);
+    case Opcode::Extent:
+    case Opcode::Stride: {
+      const Value *view = op.operands[0];
+      if (view->isBlockArg() && view->owner == &p.body->block)
+        return rootAtom(op.opcode == Opcode::Extent, view->argNo,
+                        op.intAttr("dim", -1));
+      break;
+    }
     case Opcode::Cast:
       if (keeps(op.operands[0]->type.elem, v->type.elem,
                 op.operands[0]->type.isInteger() && v->type.isInteger()))
@@ -195,6 +249,7 @@ public:
   }
 
 private:
+  const Program &p;
   std::map<std::pair<int, int>, std::string> iteration;
   /// Instance coordinate atom -> every value of it is below this (a launch
   /// check bounds its segment extent).
@@ -260,7 +315,15 @@ private:
     return t.bitWidth() > f.bitWidth() ||
            (t.bitWidth() == f.bitWidth() && !t.isSigned());
   }
-  /// a op b; a product of two non-constants is the value's own atom.
+  /// Extent or stride `dim` of root view parameter `param`.
+  static Affine rootAtom(bool extent, unsigned param, int64_t dim) {
+    return Affine::ofAtom((extent ? "ext" : "str") + std::to_string(param) +
+                          "." + std::to_string(dim));
+  }
+  /// a op b. A product by a constant scales; any other product, quotient
+  /// or remainder is a structural atom of its operands' forms (equal trees,
+  /// equal atoms; a product's operands in either order), or the value's
+  /// own atom `self` when an operand has no form.
   static Affine combine(Opcode opc, const Affine &a, const Affine &b,
                         const Affine &self) {
     switch (opc) {
@@ -269,11 +332,17 @@ private:
     case Opcode::Sub:
       return a.plus(b.scaled(-1));
     default:
-      if (a.valid && a.terms.empty())
+      if (opc == Opcode::Mul && a.valid && a.terms.empty())
         return b.scaled(a.constant);
-      if (b.valid && b.terms.empty())
+      if (opc == Opcode::Mul && b.valid && b.terms.empty())
         return a.scaled(b.constant);
-      return self;
+      if (!a.valid || !b.valid)
+        return self;
+      std::string x = a.str(), y = b.str();
+      if (opc == Opcode::Mul && y < x)
+        std::swap(x, y);
+      const char *sym = opc == Opcode::Mul ? " * " : opc == Opcode::Div ? " / " : " % ";
+      return Affine::ofAtom("(" + x + sym + y + ")");
     }
   }
 };
@@ -453,13 +522,35 @@ private:
       return;
     }
     llvm::ArrayRef<Value *> cs = op.coords();
-    if (!buffer && !chain.empty())
-      return; // composed coordinates: see the file comment
-    if (!sameCoords || cs.size() != coords.size())
+    if (!sameCoords)
       return;
+    // The KIR coordinates on the root: composed through the sub-views.
+    std::vector<Affine> wants;
+    if (!buffer && !chain.empty()) {
+      kir::ViewChain vc;
+      std::string err;
+      if (!kir::resolveView(view, vc, err))
+        return; // construction reported it
+      std::vector<kir::CExprRef> onView;
+      for (const kir::Value *c : coords)
+        onView.push_back(kir::CExpr::of(c));
+      for (const kir::CExprRef &e : kir::rootCoords(vc, onView))
+        wants.push_back(prov.ofComposed(e));
+    } else {
+      for (const kir::Value *c : coords)
+        wants.push_back(prov.ofKIR(c));
+    }
+    if (cs.size() != wants.size()) {
+      opError("provenance", op, "has " + std::to_string(cs.size()) +
+                                    " coordinates, but KIR op " +
+                                    std::to_string(k.id) + " addresses " +
+                                    std::to_string(wants.size()) +
+                                    " on its root");
+      return;
+    }
     for (unsigned d = 0; d < cs.size(); ++d) {
       Affine phys = prov.ofPhys(cs[d]);
-      Affine want = prov.ofKIR(coords[d]);
+      const Affine &want = wants[d];
       if (!phys.valid || !want.valid)
         continue; // not decidable by the affine forms
       // A region op reads its offsets at r and at r + 1.

@@ -268,12 +268,48 @@ TEST(Provenance, RewrittenCoordinatesEqualKirCoordinates) {
   expectError(b, "[provenance]", "coordinate 0 is ");
 }
 
+TEST(Provenance, ComposedCoordinatesEqualKirCoordinatesOnTheRoot) {
+  // in.transpose().slice(0, 1, ...)(i, j) is in(j, i + 1) on the root:
+  // the physical load's coordinates are compared with the KIR ones composed
+  // through the sub-view chain (KIR/ViewRelations.h).
+  Built b = buildFile("subviews.kir", "", /*passes=*/false);
+  phys::Op *load = access(*b.program, phys::Opcode::Load);
+  ASSERT_EQ(load->coords().size(), 2u);
+  // Swapping them reads in(i + 1, j): the transpose is lost.
+  std::swap(load->operands[1], load->operands[2]);
+  expectError(b, "[provenance]", "coordinate 0 is ");
+}
+
+TEST(Provenance, ComposedCoordinatesSeeThroughProducts) {
+  // A reshape composes to a linear index i * n + j on the root; dropping the
+  // product (i + j) is caught even though neither side is affine in i.
+  Built b = buildFile("reshape_broadcast.kir", "", /*passes=*/false);
+  bool found = false;
+  phys::walkMutable(*b.program->body, [&](phys::Op &op) {
+    if (found || op.opcode != phys::Opcode::Store || op.access.kirViewChain.empty())
+      return;
+    for (unsigned d = 0; d < op.coords().size(); ++d) {
+      phys::Value *c = op.coords()[d];
+      if (c->def && c->def->opcode == phys::Opcode::Add && c->def->operands[0]->def &&
+          c->def->operands[0]->def->opcode == phys::Opcode::Mul) {
+        // (a * n) + b  ->  a + b
+        c->def->operands[0] = c->def->operands[0]->def->operands[0];
+        found = true;
+        return;
+      }
+    }
+  });
+  ASSERT_TRUE(found) << phys::programToString(*b.program);
+  expectError(b, "[provenance]", ", but KIR op ");
+}
+
 TEST(Provenance, PassRewritesKeepCoordinates) {
   // Programs after every physical pass still verify with provenance on:
   // grid-reduce, cta-rows (staged and register rows), widen.
   for (const char *f : {"softmax.kir", "layernorm.kir", "argmax_rows.kir",
                         "saxpy.kir", "csr_spmv.kir", "subviews.kir",
-                        "segmented_scan.kir", "buffers.kir", "atomics.kir"}) {
+                        "reshape_broadcast.kir", "segmented_scan.kir",
+                        "buffers.kir", "atomics.kir"}) {
     SCOPED_TRACE(f);
     buildFile(f); // build() expects a clean verification
   }

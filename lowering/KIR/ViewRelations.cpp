@@ -1,13 +1,11 @@
 //===- ViewRelations.cpp - Sub-views composed onto root views ---------------===//
 
-#include "Construction/ViewRelations.h"
+#include "KIR/ViewRelations.h"
 
 #include <cassert>
 
 using namespace intent;
-using namespace intent::construct;
-using kir::Op;
-using kir::Opcode;
+using namespace intent::kir;
 
 CExprRef CExpr::of(const kir::Value *v) {
   auto e = std::make_shared<CExpr>();
@@ -54,7 +52,7 @@ std::vector<unsigned> ViewChain::opIds() const {
   return ids;
 }
 
-bool construct::resolveView(const kir::Value *view, ViewChain &chain,
+bool kir::resolveView(const kir::Value *view, ViewChain &chain,
                             std::string &error) {
   std::vector<const Op *> rev;
   const kir::Value *v = view;
@@ -108,7 +106,7 @@ CExprRef productFrom(const std::vector<CExprRef> &a, unsigned from) {
 
 } // namespace
 
-CExprRef construct::viewExtent(const ViewChain &chain, unsigned depth,
+CExprRef kir::viewExtent(const ViewChain &chain, unsigned depth,
                                unsigned dim) {
   if (depth == 0 && chain.rootAlloc)
     return CExpr::ofConst(chain.rootAlloc->intAttr("size"));
@@ -143,7 +141,7 @@ CExprRef construct::viewExtent(const ViewChain &chain, unsigned depth,
   return operand(op, 1 + dim);
 }
 
-CExprRef construct::viewStride(const ViewChain &chain, unsigned depth,
+CExprRef kir::viewStride(const ViewChain &chain, unsigned depth,
                                unsigned dim) {
   if (depth == 0 && chain.rootAlloc)
     return CExpr::ofConst(1);
@@ -180,7 +178,7 @@ CExprRef construct::viewStride(const ViewChain &chain, unsigned depth,
   return productFrom(ext, dim + 1);
 }
 
-std::vector<CExprRef> construct::rootCoords(const ViewChain &chain,
+std::vector<CExprRef> kir::rootCoords(const ViewChain &chain,
                                             std::vector<CExprRef> c) {
   for (unsigned depth = chain.ops.size(); depth > 0; --depth) {
     const Op *op = chain.ops[depth - 1];
