@@ -102,6 +102,8 @@ private:
   /// to a narrower integer the launch checks (Unit::narrowed): KIR index ->
   /// the decoded coordinate.
   llvm::DenseMap<const kir::Value *, phys::Value *> checkedCoords;
+  /// The instance coordinates of the group being emitted (parallel groups).
+  std::vector<phys::Value *> coords;
 
   /// Accesses whose coordinates provably stay inside the view or buffer
   /// (Physical/InBounds.h) are `proven` instead of `assumed`: the checked
@@ -137,6 +139,7 @@ private:
     b.setInsertionBlock(&r->block);
     map.clear();
     checkedCoords.clear();
+    coords.clear();
     for (unsigned i = 0; i < p.params.size(); ++i)
       map[s.kernel.param(i)] = p.param(i);
     if (!g.ordered) {
@@ -146,6 +149,7 @@ private:
       llvm::SmallVector<phys::Type, 4> types(seg.extents.size(),
                                              phys::Type::index());
       phys::Op *dec = b.create(Opcode::Delinearize, ops, types);
+      coords.assign(dec->results.begin(), dec->results.end());
       for (unsigned u : g.units) {
         const Unit &unit = s.units[u];
         for (unsigned i = 0; i < unit.indices.size(); ++i)
@@ -170,10 +174,34 @@ private:
         emitAlloc(*kb.alloc, kb.scope);
     emitReplicated(g);
     for (unsigned u : g.units) {
-      if (g.ordered)
+      if (g.ordered) {
         emitOp(*s.units[u].op);
-      else
-        emitParallelUnit(s.units[u]);
+        continue;
+      }
+      // A unit fused over a larger domain (Groups.cpp) runs where the
+      // coordinates are inside its own extents: one `if` per such dimension.
+      phys::Block *unitSaved = b.block;
+      std::vector<phys::Op *> guards;
+      const Unit &unit = s.units[u];
+      for (unsigned d = 0; d < unit.domain.size(); ++d) {
+        if (unit.domain[d] == g.domain[d])
+          continue;
+        setOrigin(*unit.op);
+        phys::Value *inside =
+            b.cmp("lt", coords[d], b.launchValue(unit.domain[d]));
+        phys::Op *guard = b.create(Opcode::If, {inside}, {});
+        guards.push_back(guard);
+        b.setInsertionBlock(&b.addRegion(guard)->block);
+      }
+      emitParallelUnit(unit);
+      for (auto it = guards.rbegin(); it != guards.rend(); ++it) {
+        setOrigin(*unit.op);
+        b.yield();
+        b.setInsertionBlock(&b.addRegion(*it)->block);
+        b.yield();
+        b.setInsertionBlock((*it)->parent);
+      }
+      b.setInsertionBlock(unitSaved);
     }
     b.yield();
     b.setInsertionBlock(saved);

@@ -47,7 +47,11 @@ std::string fusionBlocker(const ConstructionState &s, const Unit &a,
     finding = fusionFinding(s, a, b, nullptr, nullptr);
     return unitName(b) + " uses a value computed by " + unitName(a);
   }
-  if (a.domain != b.domain) {
+  // Domains of one rank fuse over their elementwise maximum, each unit
+  // under the guard of its own extents (EmitPhysical), so the extents need
+  // not be equal, nor be spelled alike (x.extent(0), y.extent(0)):
+  // same-instance dependences are what makes fusion legal.
+  if (a.domain.size() != b.domain.size()) {
     for (const phys::AccessSummary &x : a.accesses)
       for (const phys::AccessSummary &y : b.accesses)
         if ((x.write || y.write) && phys::mayAlias(x, y) && finding.empty())
@@ -208,15 +212,29 @@ void construct::formGroups(ConstructionState &s) {
   reportSerializedGroups(s);
   for (Group &g : s.groups) {
     if (!g.ordered) {
+      // The elementwise maximum of the fused units' domains.
       g.domain = s.units[g.units.front()].domain;
+      for (unsigned u : g.units)
+        for (unsigned d = 0; d < g.domain.size(); ++d)
+          if (s.units[u].domain[d] != g.domain[d])
+            g.domain[d] = s.program->binaryExpr(phys::LaunchExpr::Kind::Max,
+                                                g.domain[d],
+                                                s.units[u].domain[d]);
       addLaunchChecks(s, g);
       std::string text = "group " + std::to_string(g.id) + ": parallel over [";
       for (unsigned i = 0; i < g.domain.size(); ++i)
         text += (i ? ", " : "") + s.program->exprToString(g.domain[i]);
       text += "]";
-      if (g.units.size() > 1)
+      if (g.units.size() > 1) {
         text += ", " + std::to_string(g.units.size()) +
-                " parallel_fors fused (same-instance dependences only)";
+                " parallel_fors fused (same-instance dependences only";
+        bool guarded = false;
+        for (unsigned u : g.units)
+          guarded |= s.units[u].domain != g.domain;
+        text += guarded ? "; each runs where the index is inside its own "
+                          "extents)"
+                        : ")";
+      }
       text += atomicNote(s, g);
       s.remark(g.loc, text);
       continue;

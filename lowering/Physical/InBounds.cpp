@@ -72,6 +72,30 @@ public:
     return Affine::invalid();
   }
 
+  /// Inside the `then` region of an `if (a < b)` (or <=, >, >=): when
+  /// `a` is a variable, `b` (less one, for <) is also an upper bound of it;
+  /// the guard's bound replaces the variable's own (both hold).
+  void assumeGuard(const Op &cond) {
+    if (cond.opcode != Opcode::Cmp || cond.operands.size() != 2)
+      return;
+    llvm::StringRef pred = cond.strAttr("pred");
+    bool swap = pred == "gt" || pred == "ge";
+    bool strict = pred == "lt" || pred == "gt";
+    if (!strict && pred != "le" && pred != "ge")
+      return;
+    const Value *a = cond.operands[swap ? 1 : 0], *b = cond.operands[swap ? 0 : 1];
+    if (!a->type.isIndex() || !b->type.isIndex())
+      return;
+    Affine x = form(a);
+    if (!x.valid || x.constant != 0 || x.terms.size() != 1 ||
+        x.terms.begin()->second != 1 || x.terms.begin()->first[0] != 'x')
+      return;
+    auto var = vars.find(x.terms.begin()->first);
+    Affine hi = form(b).plus(Affine::ofConstant(strict ? -1 : 0));
+    if (var != vars.end() && small(hi))
+      var->second.hi = hi;
+  }
+
 private:
   struct Range {
     Affine lo, hi; ///< inclusive bounds
@@ -91,6 +115,9 @@ private:
   Affine variable(const Value *v, const Affine &lo, const Value *ub,
                   unsigned depth) {
     std::string atom = "x" + std::to_string(v->id);
+    // Registered already (and perhaps narrowed by a guard): keep it.
+    if (vars.count(atom))
+      return Affine::ofAtom(atom);
     Affine hi = upper(ub, lo, depth + 1).plus(Affine::ofConstant(-1));
     if (!small(lo) || !small(hi))
       return opaque(v);
@@ -314,14 +341,39 @@ std::string resourceName(const Program &p, const Value *mem) {
 
 } // namespace
 
+static std::string provenInBounds(const Program &p, const Op &access,
+                                  bool guards);
+
 std::string intent::phys::whyNotInBounds(const Program &p, const Op &access) {
   const Value *mem = access.memory();
   bool param = mem->isBlockArg() && mem->owner == &p.body->block;
   bool buffer = mem->def && mem->def->opcode == Opcode::Alloc;
   if (!param && !buffer)
     return "it addresses neither a root view nor a buffer";
+  // First from the ranges alone, then with the conditions of the enclosing
+  // `if`s whose then-branch holds the access (a unit fused over a larger
+  // domain runs under `if (i < its extent)`, Construction/EmitPhysical).
+  std::string why = provenInBounds(p, access, false);
+  if (why.empty())
+    return why;
+  return provenInBounds(p, access, true).empty() ? "" : why;
+}
+
+static std::string provenInBounds(const Program &p, const Op &access,
+                                  bool guards) {
+  const Value *mem = access.memory();
+  bool buffer = mem->def && mem->def->opcode == Opcode::Alloc;
   RangeAnalysis ra(p);
   llvm::ArrayRef<Value *> cs = access.coords();
+  if (guards) {
+    for (const Value *c : cs)
+      ra.form(c); // registers the variables the guards narrow
+    const Op *inner = &access;
+    for (const Op *a = access.parentOp(); a; inner = a, a = a->parentOp())
+      if (a->opcode == Opcode::If && !a->regions.empty() &&
+          inner->parent == &a->regions[0]->block && a->operands[0]->def)
+        ra.assumeGuard(*a->operands[0]->def);
+  }
   // A vector access also touches the width - 1 elements after its
   // coordinates along the last dimension.
   int64_t extra = access.opcode == Opcode::VectorLoad ||

@@ -36,11 +36,11 @@ using namespace intent;
   });
 }
 
-// Two phases over different domains.
+// Two phases over one domain spelled differently: fused, no warning.
 [[intent::kernel]] void phases(view<float, 1> tmp, view<float, 1> out,
                                view<const float, 1> x) {
   parallel_for(x.extent(0), [&](index i) { tmp[i] = 2 * x[i]; });
-  // expected-warning@+1 {{the read of tmp(j) depends on the write of tmp(i) over another domain, so the parallel_for at 42:3 and the parallel_for at 44:3 run in a single instance: split the kernel between them (one kernel per parallel_for: a launch boundary orders them) [-Wintent-serialization]}}
+  // (each phase runs where the index is inside its own extent)
   parallel_for(out.extent(0), [&](index j) { out[j] = tmp[j]; });
 }
 
@@ -99,4 +99,12 @@ using namespace intent;
 [[intent::kernel]] void ordered_sum(view<float, 1> out, view<const float, 1> x) {
   out[0] = reduce(x.extent(0), 0.0f, intent::ordered(ops::plus{}),
                   [&](index i) { return x[i]; });
+}
+
+// Two phases over domains of different rank: still one instance.
+[[intent::kernel]] void phases_rank(view<float, 1> tmp, view<float, 2> out,
+                                    view<const float, 1> x) {
+  parallel_for(x.extent(0), [&](index i) { tmp[i] = 2 * x[i]; });
+  // expected-warning@+1 {{the read of tmp(j) depends on the write of tmp(i) over another domain, so the parallel_for at 107:3 and the parallel_for at 109:3 run in a single instance: split the kernel between them (one kernel per parallel_for: a launch boundary orders them) [-Wintent-serialization]}}
+  parallel_for(out.extent(0), out.extent(1), [&](index i, index j) { out(i, j) = tmp[j]; });
 }

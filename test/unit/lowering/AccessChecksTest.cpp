@@ -101,6 +101,19 @@ TEST(Bounds, ProvenClaimOnAnotherViewIsRejected) {
   expectError(b, "[bounds]", "may reach x.extent(0)");
 }
 
+TEST(Bounds, GuardsOfEnclosingIfsNarrowTheRange) {
+  // fused_extents.kir: x[i] under `if (i < x.extent(0))` is proven although
+  // i ranges over max(x.extent(0), out.extent(0)).
+  Built b = buildFile("fused_extents.kir", "", /*passes=*/false);
+  phys::Op *load = access(*b.program, phys::Opcode::Load);
+  ASSERT_EQ(load->access.bounds, phys::Bounds::Proven);
+  // `i <= x.extent(0)` does not keep x[i] inside: the claim is now false.
+  phys::Op *guard = load->parentOp();
+  ASSERT_EQ(guard->opcode, phys::Opcode::If);
+  guard->operands[0]->def->setAttr("pred", std::string("le"));
+  expectError(b, "[bounds]", "claims to be proven in bounds");
+}
+
 TEST(Bounds, LoopRangesAndReductionMembers) {
   // softmax reads x(r, k) for k in [0, x.extent(1)) of each row r of
   // x.extent(0): proven through the reduce's member range.

@@ -76,6 +76,31 @@ TEST(Differential, TwoGroupsDifferentExtentsAndRanks) {
     }
 }
 
+TEST(Differential, PhasesFusedOverTheLargerExtent) {
+  // tmp[i] = 2 x[i] for i < |x|, then out[j] = tmp[j] for j < |out|: one
+  // parallel group over max(|x|, |out|), each phase guarded; where |out| >
+  // |x| the second phase reads tmp's values from before the launch.
+  auto m = loadKernel("fused_extents.kir");
+  for (int64_t nx : {0, 1, 7, 100})
+    for (int64_t no : {0, 1, 7, 100}) {
+      int64_t nt = std::max(nx, no);
+      std::vector<ArgSpec> a = {ArgSpec::view(F32, {nt}),
+                                ArgSpec::view(F32, {no}),
+                                ArgSpec::view(F32, {nx})};
+      auto ref = [&](Memory &mem) {
+        float *tmp = mem.as<float>(0), *out = mem.as<float>(1),
+              *x = mem.as<float>(2);
+        for (int64_t i = 0; i < nx; ++i)
+          tmp[i] = x[i] * 2.0f;
+        for (int64_t j = 0; j < no; ++j)
+          out[j] = tmp[j];
+      };
+      DiffOutcome o = runDifferential(*m->kernels[0], a, ref, nx * 7 + no);
+      ASSERT_EQ(o.segmentLengths.size(), 1u);
+      EXPECT_EQ(o.segmentLengths[0], nt) << "parallel over max(|x|, |out|)";
+    }
+}
+
 TEST(Differential, ZeroLengthSegmentLeavesOtherGroupIntact) {
   auto m = loadKernel("two_groups.kir");
   std::vector<ArgSpec> a = {ArgSpec::view(F32, {0}), ArgSpec::view(F32, {4, 3}),
