@@ -49,6 +49,7 @@
 
 #include "Passes/Passes.h"
 
+#include "Physical/Clone.h"
 #include "Physical/Dispatch.h"
 
 #include "Physical/Coop.h"
@@ -258,7 +259,6 @@ public:
 
 private:
   using Acc = std::vector<Value *>;
-  using ValueMap = std::map<const Value *, Value *>;
 
   Program &p;
   Builder bld;
@@ -414,49 +414,20 @@ private:
   // --- The reduction's own code ----------------------------------------------
   /// Clones `op` (with its regions) at the insertion point.
   void clone(const Op &op, ValueMap &map) {
-    llvm::SmallVector<Value *, 4> operands;
-    for (Value *v : op.operands)
-      operands.push_back(mapped(map, v));
-    std::vector<Type> rt;
-    for (Value *r : op.results)
-      rt.push_back(r->type);
-    Op *c = bld.create(op.opcode, operands, rt);
-    c->loc = op.loc;
-    c->origin = op.origin;
-    c->attrs = op.attrs;
-    c->access = op.access;
-    c->acc = op.acc;
-    for (unsigned i = 0; i < op.results.size(); ++i) {
-      c->results[i]->name = op.results[i]->name;
-      c->results[i]->origin = op.results[i]->origin;
-      c->results[i]->alsoFrom = op.results[i]->alsoFrom;
-      map[op.results[i]] = c->results[i];
-    }
-    if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
-        isAtomic(op.opcode)) {
-      // Each thread its own members; the member index no longer has the
-      // structured op's range the bounds proof used.
-      c->access.active = ActiveSet::Thread;
-      if (c->access.bounds == Bounds::Proven)
-        c->access.bounds = Bounds::Assumed;
-    }
-    Block *outer = bld.block;
-    for (const auto &r : op.regions) {
-      Block *b = &bld.addRegion(c)->block;
-      for (Value *a : r->block.args) {
-        Value *na = bld.addBlockArg(b, a->type, a->name);
-        na->origin = a->origin;
-        map[a] = na;
-      }
-      bld.setInsertionBlock(b);
-      for (const auto &inner : r->block.ops)
-        clone(*inner, map);
-      bld.setInsertionBlock(outer);
-    }
-  }
-  static Value *mapped(const ValueMap &map, Value *v) {
-    auto it = map.find(v);
-    return it == map.end() ? v : it->second;
+    Op *c = cloneOp(bld, op, map);
+    // Each thread its own members; the member index no longer has the
+    // structured op's range the bounds proof used.
+    auto perThread = [](Op &o) {
+      if (o.opcode != Opcode::Load && o.opcode != Opcode::Store &&
+          !isAtomic(o.opcode))
+        return;
+      o.access.active = ActiveSet::Thread;
+      if (o.access.bounds == Bounds::Proven)
+        o.access.bounds = Bounds::Assumed;
+    };
+    perThread(*c);
+    for (auto &r : c->regions)
+      walkMutable(*r, perThread);
   }
   /// Inlines region `r` of the target with its arguments bound to `args`;
   /// the loads in `replaced` take the given values instead. Returns what
@@ -471,7 +442,7 @@ private:
       if (op->opcode == Opcode::Yield) {
         Acc out;
         for (Value *v : op->operands)
-          out.push_back(mapped(map, v));
+          out.push_back(lookup(map, v));
         return out;
       }
       auto it = replaced.find(op.get());
