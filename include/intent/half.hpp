@@ -5,9 +5,12 @@
 // through float, as C++ does for any class with a conversion to float:
 // `h1 + h2` converts both to float, adds in float, and a store back to a half
 // rounds. Conversions from float round to nearest, ties to even; infinities
-// and NaNs are preserved (a NaN stays a NaN, quieted). The same bit code runs
-// on the host and in CUDA device code, so every execution mode produces the
-// same bits; no CUDA header is needed.
+// and NaNs are preserved (a NaN stays a NaN, quieted). Every execution mode
+// produces the same bits: the host computes them with integer code below; GPU
+// code uses the hardware conversions (cvt.rn.f16.f32, cvt.f32.f16, and
+// cvt.rn.bf16.f32 on sm_80+), which round the same way, and takes the integer
+// path only for NaNs, whose payload the hardware does not keep. No CUDA header
+// is needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +50,13 @@ INTENT_HD inline float bitsFloat(std::uint32_t U) {
 
 /// float -> binary16 bits, round to nearest even.
 INTENT_HD inline std::uint16_t floatToHalfBits(float F) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530
+  if (F == F) { // not a NaN: one hardware conversion
+    unsigned short R;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(R) : "f"(F));
+    return R;
+  }
+#endif
   std::uint32_t U = floatBits(F);
   std::uint32_t Sign = (U >> 16) & 0x8000u;
   std::uint32_t Abs = U & 0x7fffffffu;
@@ -78,6 +88,13 @@ INTENT_HD inline std::uint16_t floatToHalfBits(float F) {
 
 /// binary16 bits -> float (exact).
 INTENT_HD inline float halfBitsToFloat(std::uint16_t H) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530
+  if ((H & 0x7c00u) != 0x7c00u || !(H & 0x3ffu)) { // not a NaN
+    float F;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(F) : "h"(static_cast<unsigned short>(H)));
+    return F;
+  }
+#endif
   std::uint32_t Sign = static_cast<std::uint32_t>(H & 0x8000u) << 16;
   std::uint32_t E = (H >> 10) & 0x1fu;
   std::uint32_t M = H & 0x3ffu;
@@ -98,6 +115,13 @@ INTENT_HD inline float halfBitsToFloat(std::uint16_t H) {
 
 /// float -> bfloat16 bits, round to nearest even.
 INTENT_HD inline std::uint16_t floatToBFloat16Bits(float F) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (F == F) { // not a NaN: one hardware conversion
+    unsigned short R;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(R) : "f"(F));
+    return R;
+  }
+#endif
   std::uint32_t U = floatBits(F);
   if ((U & 0x7fffffffu) > 0x7f800000u) // NaN: keep it a (quiet) NaN
     return static_cast<std::uint16_t>((U >> 16) | 0x40u);
