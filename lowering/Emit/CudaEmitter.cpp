@@ -186,8 +186,26 @@ void ProgramEmitter::emit() {
     emitProgramFunction();
     hostSerial = false;
   }
+  if (hasSerialTwin())
+    ProgramEmitter(os, *p.serialTwin, opts).emitSerialTwin(m);
   emitGlobal();
   emitWrapper();
+}
+
+bool ProgramEmitter::hasSerialTwin() const {
+  return p.serialTwin && !hasHostSerial() && spreadsOverThreads(p) &&
+         p.serialTwin->scope == ExecScope::Thread &&
+         !spreadsOverThreads(*p.serialTwin);
+}
+
+void ProgramEmitter::emitSerialTwin(const std::string &owner) {
+  m = owner + "_serial";
+  os << "/// cpu mode's serial form of " << p.name
+     << ": the kernel as the physical passes found it, one host thread per "
+        "program id (Program::serialTwin).\n";
+  os << "using " << m << "_args = " << owner << "_args;\n";
+  emitLaunchEvaluator();
+  emitProgramFunction();
 }
 
 bool ProgramEmitter::hasHostSerial() const {
@@ -1094,8 +1112,14 @@ void ProgramEmitter::emitWrapper() {
     else if (phys::workspaceZeroed(p))
       os << "  __intent_config.zero_workspace = true;\n";
   }
-  // cpu mode runs the host serial form when there is one.
-  const std::string host = hasHostSerial() ? ", " + m + "_host_program" : "";
+  // cpu mode runs the host serial form when there is one; the serial twin
+  // has program ids of its own.
+  std::string host = hasHostSerial() ? ", " + m + "_host_program" : "";
+  if (hasSerialTwin()) {
+    host = ", " + m + "_serial_program<true>";
+    os << "  __intent_config.serial_total = " << m
+       << "_serial_eval(__intent_args).e" << p.serialTwin->total << ";\n";
+  }
   if (p.regMaxK) {
     os << "  switch (__intent_rk) {\n";
     for (int k = 4; k <= p.regMaxK; k *= 2)

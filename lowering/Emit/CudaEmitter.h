@@ -73,7 +73,7 @@ void emitProgram(llvm::raw_ostream &os, const phys::Program &p,
 /// The generated-code ABI version this emitter and the plugin's rewritten
 /// sources are written for: INTENT_ABI_VERSION of the runtime's
 /// intent/runtime/api.hpp, which every generated file checks.
-constexpr int kAbiVersion = 2;
+constexpr int kAbiVersion = 3;
 
 /// Writes the compile-time check that the runtime headers have ABI version
 /// kAbiVersion (an #error asking to regenerate the file otherwise); placed

@@ -43,6 +43,12 @@ public:
   /// Struct, evaluator, program function, __global__, wrapper.
   void emit();
 
+  /// The serial twin (Program::serialTwin) of the program whose functions
+  /// are named `owner`: `<owner>_serial_args` (the owner's struct),
+  /// `<owner>_serial_eval` and `<owner>_serial_program<CK>`, the host
+  /// entry cpu mode runs per program id.
+  void emitSerialTwin(const std::string &owner);
+
 private:
   llvm::raw_ostream &os;
   const phys::Program &p;
@@ -61,6 +67,9 @@ private:
   /// cooperative primitives (a program written with them runs its threads
   /// as host fibers).
   bool hasHostSerial() const;
+  /// Whether `p` runs its serial twin in cpu mode instead (a program that
+  /// spreads over threads, with a twin the pipeline kept).
+  bool hasSerialTwin() const;
   /// A region can be emitted more than once (a cta-rows reduce emits its
   /// value region in the unrolled steps, the tail and the register variant;
   /// grid-reduce once per vector step), and so can a loop in it. Labels

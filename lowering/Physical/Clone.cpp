@@ -2,6 +2,8 @@
 
 #include "Physical/Clone.h"
 
+#include "Physical/Parser.h"
+
 using namespace intent;
 using namespace intent::phys;
 
@@ -61,4 +63,14 @@ void intent::phys::cloneOps(Builder &b, const Block &src, ValueMap &map,
       continue;
     cloneOp(b, *op, map);
   }
+}
+
+std::unique_ptr<Program> intent::phys::cloneProgram(const Program &p) {
+  std::vector<std::unique_ptr<Program>> parsed;
+  std::string error;
+  if (!parsePrograms(programToString(p), p.name, parsed, error) ||
+      parsed.size() != 1)
+    return nullptr;
+  parsed[0]->origin = p.origin;
+  return std::move(parsed[0]);
 }

@@ -36,6 +36,11 @@ Op *cloneOp(Builder &b, const Op &op, ValueMap &map);
 void cloneOps(Builder &b, const Block &src, ValueMap &map,
               bool withTerminator = false);
 
+/// A copy of the whole program (through its textual form, which prints and
+/// parses back exactly, docs/physical-ir.md §11); null if that fails.
+/// Program::serialTwin is not copied.
+std::unique_ptr<Program> cloneProgram(const Program &p);
+
 } // namespace intent::phys
 
 #endif // INTENT_PHYSICAL_CLONE_H

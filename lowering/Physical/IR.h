@@ -579,6 +579,13 @@ public:
   std::vector<Buffer> buffers;
   /// Entry block: one arg per param (views and scalars); ends in `return`.
   std::unique_ptr<Region> body;
+  /// cpu mode's serial form of a program that spreads its work over
+  /// threads itself (Coop.h spreadsOverThreads): the same kernel as the
+  /// physical passes found it (thread scope, no cooperative code, no
+  /// workspace), which the emitter prints as the host entry so that cpu
+  /// mode runs one host thread per instance instead of a fiber per CUDA
+  /// thread (docs/runtime.md §5). Set by the pipeline; not printed.
+  std::shared_ptr<const Program> serialTwin;
 
   Program();
   Value *param(unsigned i) const { return body->block.args[i]; }

@@ -10,6 +10,8 @@
 #include "Construction/Worksets.h"
 #include "KIR/Contract.h"
 #include "Passes/Registry.h"
+#include "Physical/Clone.h"
+#include "Physical/Coop.h"
 #include "Physical/Remarks.h"
 #include "Physical/Verifier.h"
 
@@ -76,9 +78,17 @@ public:
       result.internalErrors.push_back(error);
       return false;
     }
+    // The program as the passes find it: cpu mode's serial form if they
+    // make it spread over threads (Program::serialTwin).
+    std::shared_ptr<const phys::Program> before;
+    if (!selected.empty() && !phys::spreadsOverThreads(*program))
+      before = phys::cloneProgram(*program);
     for (const passes::PassInfo *p : selected)
       if (!run(p->name, [&] { p->run(*program, sink); }, programText(), true))
         return false;
+    if (before && phys::spreadsOverThreads(*program) &&
+        phys::workspaceBytes(*before) == 0)
+      program->serialTwin = std::move(before);
     return true;
   }
 

@@ -130,7 +130,8 @@ void launch(const LaunchRequest &Request) {
     if (KeptZero)
       markKeptZeroDirty();
     if (Cooperative && Request.SerialEntry && !cpuFibers())
-      runOnHost(Request.SerialEntry, Request.Args, Config.total);
+      runOnHost(Request.SerialEntry, Request.Args,
+                Config.serial_total >= 0 ? Config.serial_total : Config.total);
     else if (Cooperative)
       runCooperativeOnHost(Request);
     else

@@ -21,8 +21,8 @@ void host(view<float, 1> y, view<const float, 1> x) {
 }
 
 // TU: #include <intent/runtime/api.hpp>
-// TU-NEXT: #if !defined(INTENT_ABI_VERSION) || INTENT_ABI_VERSION != 2
-// TU-NEXT: #error "this file was generated for Intent's generated-code ABI version 2, {{.*}}: regenerate it {{.*}}"
+// TU-NEXT: #if !defined(INTENT_ABI_VERSION) || INTENT_ABI_VERSION != 3
+// TU-NEXT: #error "this file was generated for Intent's generated-code ABI version 3, {{.*}}: regenerate it {{.*}}"
 // TU-NEXT: #endif
 // TU-NEXT: #line 1 "{{.*}}saxpy_call.cpp"
 // TU: void saxpy(view<float, 1> y, view<const float, 1> x, float a) { void __intent_launch_saxpy_call_saxpy(intent::view<float, 1> y, intent::view<const float, 1> x, float a); if (::intent::rt::mode() != ::intent::rt::device_mode::reference) { __intent_launch_saxpy_call_saxpy(y, x, a); return; } ::intent::rt::note_reference_call(); ::intent::detail::reference_kernel __intent_reference("saxpy", __FILE__);
@@ -33,7 +33,7 @@ void host(view<float, 1> y, view<const float, 1> x) {
 // TU-NEXT:   (::intent::rt::detail::set_call_site(__FILE__, __LINE__), ::saxpy(y, x, 3.0f));
 
 // CU: #include <intent/runtime/kernel.hpp>
-// CU-NEXT: #if !defined(INTENT_ABI_VERSION) || INTENT_ABI_VERSION != 2
+// CU-NEXT: #if !defined(INTENT_ABI_VERSION) || INTENT_ABI_VERSION != 3
 // CU: #line 15 "{{.*}}saxpy_call.cpp"
 // CU: #line {{[0-9]+}} "{{.*}}saxpy_call.kernels.cu"
 // CU: __global__ void

@@ -20,7 +20,7 @@
 /// <tu>.intent.cpp) and this runtime. Generated files check it at compile
 /// time and ask to be regenerated when it differs; it changes whenever the
 /// runtime's interface to generated code changes incompatibly.
-#define INTENT_ABI_VERSION 2
+#define INTENT_ABI_VERSION 3
 
 /// cudaStream_t is `struct CUstream_st *`; declaring the struct keeps CUDA
 /// headers out of this one.

@@ -76,6 +76,10 @@ struct launch_config {
   /// prefetch for it; no generated kernel uses this now). No effect in cpu
   /// mode, whose cooperative grid is capped anyway (docs/runtime.md §5).
   bool persistent = false;
+  /// The program ids of the host serial form when it is a program of its
+  /// own (a serial twin: Program::serialTwin in the compiler); cpu mode runs
+  /// the serial entry over [0, serial_total). Negative: the same as total.
+  index serial_total = -1;
 };
 
 namespace detail {
