@@ -17,6 +17,8 @@
 #ifndef INTENT_KIR_KIR_H
 #define INTENT_KIR_KIR_H
 
+#include "KIR/OpSchema.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -335,13 +337,9 @@ bool isReductionOp(Opcode op);
 /// Empty for other ops.
 llvm::ArrayRef<Value *> accumulatorInits(const Op &op);
 
-/// Attribute values: integers, floats, bools, strings.
-using AttrValue = std::variant<int64_t, double, bool, std::string>;
-
-struct NamedAttr {
-  std::string name;
-  AttrValue value;
-};
+/// Attribute values: integers, floats, bools, strings (KIR/OpSchema.h).
+using AttrValue = schema::AttrValue;
+using NamedAttr = schema::NamedAttr;
 
 /// A region holds exactly one block (structured control flow).
 class Block {
@@ -361,7 +359,8 @@ public:
   Region() { block.parent = this; }
 };
 
-class Op {
+/// An op; its attributes and their reads are schema::OpAttrs'.
+class Op : public schema::OpAttrs {
 public:
   unsigned id = 0; ///< stable OpID within the kernel
   Opcode opcode;
@@ -370,19 +369,11 @@ public:
   llvm::SmallVector<Value *, 4> operands;
   llvm::SmallVector<Value *, 1> results;
   llvm::SmallVector<std::unique_ptr<Region>, 1> regions;
-  llvm::SmallVector<NamedAttr, 1> attrs;
 
   explicit Op(Opcode opc) : opcode(opc) {}
 
   Value *result(unsigned i = 0) const { return results[i]; }
   Region *region(unsigned i) const { return regions[i].get(); }
-
-  const AttrValue *attr(llvm::StringRef name) const;
-  int64_t intAttr(llvm::StringRef name, int64_t dflt = 0) const;
-  double floatAttr(llvm::StringRef name, double dflt = 0) const;
-  bool boolAttr(llvm::StringRef name, bool dflt = false) const;
-  std::string strAttr(llvm::StringRef name) const;
-  void setAttr(llvm::StringRef name, AttrValue v);
 };
 
 //===----------------------------------------------------------------------===//

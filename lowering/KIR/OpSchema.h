@@ -174,6 +174,35 @@ struct AttrRef {
   const AttrValue *value;
 };
 
+/// An attribute of an op: its name and value (KIR's and the physical IR's
+/// NamedAttr).
+struct NamedAttr {
+  std::string name;
+  AttrValue value;
+};
+
+/// The attributes of an op, in the order they print, and their typed reads.
+/// KIR's and the physical IR's Op derive from it, so both read `{n = v}`
+/// the same way.
+class OpAttrs {
+public:
+  llvm::SmallVector<NamedAttr, 1> attrs;
+
+  /// The value of attribute `name`, or null.
+  const AttrValue *attr(llvm::StringRef name) const;
+  /// An int attribute, or `dflt` when absent or of another kind.
+  int64_t intAttr(llvm::StringRef name, int64_t dflt = 0) const;
+  /// A float attribute (an int one converts), or `dflt`.
+  double floatAttr(llvm::StringRef name, double dflt = 0) const;
+  bool boolAttr(llvm::StringRef name, bool dflt = false) const;
+  /// A string attribute, or "".
+  std::string strAttr(llvm::StringRef name) const;
+  /// Replaces the value of `name`, or appends it.
+  void setAttr(llvm::StringRef name, AttrValue v);
+  /// The attributes as checkSchema reads them.
+  llvm::SmallVector<AttrRef, 4> attrRefs() const;
+};
+
 /// Checks an op's shape against `row`: operand (at least `minOperands`,
 /// which the caller may raise, e.g. for a guard), result and region counts,
 /// and its attributes (no unknown one, none twice, each of its kind, enum

@@ -161,9 +161,7 @@ std::optional<Opcode> intent::kir::opcodeByName(llvm::StringRef name) {
 
 bool intent::kir::checkOpSchema(const Op &op, std::vector<std::string> &errors) {
   const OpInfo &info = opInfo(op.opcode);
-  llvm::SmallVector<schema::AttrRef, 4> attrs;
-  for (const NamedAttr &a : op.attrs)
-    attrs.push_back({a.name, &a.value});
+  llvm::SmallVector<schema::AttrRef, 4> attrs = op.attrRefs();
   return schema::checkSchema(
       info, info.minOperands, op.operands.size(), op.results.size(),
       op.regions.size(), attrs, [&](const std::string &msg) {

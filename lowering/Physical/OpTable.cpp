@@ -227,9 +227,7 @@ bool intent::phys::checkOpSchema(const Op &op, std::vector<std::string> &errors)
   };
   unsigned minOperands =
       info.minOperands + (info.hasAccess() && op.access.hasGuard ? 1 : 0);
-  llvm::SmallVector<schema::AttrRef, 4> attrs;
-  for (const NamedAttr &a : op.attrs)
-    attrs.push_back({a.name, &a.value});
+  llvm::SmallVector<schema::AttrRef, 4> attrs = op.attrRefs();
   bool ok = schema::checkSchema(info, minOperands, op.operands.size(),
                                 op.results.size(), op.regions.size(), attrs,
                                 error);
