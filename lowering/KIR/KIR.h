@@ -101,6 +101,8 @@ struct Type {
 };
 
 llvm::StringRef scalarKindName(ScalarKind k);
+/// A view parameter's access as the textual forms spell it: none, r, w, rw.
+llvm::StringRef accessName(Access a);
 void printType(llvm::raw_ostream &os, const Type &t);
 std::string typeToString(const Type &t);
 /// The element type of a view type, as a scalar type.

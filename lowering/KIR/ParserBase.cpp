@@ -2,8 +2,6 @@
 
 #include "KIR/ParserBase.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -146,19 +144,8 @@ bool TokenCursor::parseLoc(kir::Loc &loc) {
 }
 
 bool TokenCursor::parseViewAccess(kir::Access &out) {
-  std::optional<kir::Access> a;
-  if (at(Tok::Ident))
-    a = llvm::StringSwitch<std::optional<kir::Access>>(cur().text)
-            .Case("none", kir::Access::None)
-            .Case("r", kir::Access::Read)
-            .Case("w", kir::Access::Write)
-            .Case("rw", kir::Access::ReadWrite)
-            .Default(std::nullopt);
-  if (!a)
-    return fail("expected a view access (none, r, w, rw)" + found());
-  take();
-  out = *a;
-  return true;
+  return parseKeyword(out, kir::Access::ReadWrite, kir::accessName,
+                      "a view access (none, r, w, rw)");
 }
 
 bool TokenCursor::parseResultIds(std::vector<Token> &out) {
