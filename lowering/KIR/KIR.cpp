@@ -152,50 +152,11 @@ llvm::ArrayRef<Value *> intent::kir::accumulatorInits(const Op &op) {
   }
 }
 
-bool intent::kir::isTerminator(Opcode op) {
-  switch (op) {
-  case Opcode::Yield:
-  case Opcode::Condition:
-  case Opcode::Break:
-  case Opcode::Continue:
-  case Opcode::Return:
-    return true;
-  default:
-    return false;
-  }
-}
+// Like the name, whether an op ends a block and whether it is pure come
+// from its row in the op table (KIR/OpTable.cpp), as in the physical IR.
+bool intent::kir::isTerminator(Opcode op) { return opInfo(op).terminator; }
 
-bool intent::kir::isPure(Opcode op) {
-  switch (op) {
-  case Opcode::Constant:
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Div:
-  case Opcode::Rem:
-  case Opcode::Neg:
-  case Opcode::BitAnd:
-  case Opcode::BitOr:
-  case Opcode::BitXor:
-  case Opcode::BitNot:
-  case Opcode::Shl:
-  case Opcode::Shr:
-  case Opcode::Not:
-  case Opcode::Min:
-  case Opcode::Max:
-  case Opcode::Cmp:
-  case Opcode::Select:
-  case Opcode::Cast:
-  case Opcode::Math:
-  case Opcode::Extent:
-  case Opcode::Stride:
-  case Opcode::SubView:
-  case Opcode::Rng:
-    return true;
-  default:
-    return false;
-  }
-}
+bool intent::kir::isPure(Opcode op) { return opInfo(op).pure; }
 
 //===----------------------------------------------------------------------===//
 // Kernel and builder
