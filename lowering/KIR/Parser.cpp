@@ -66,24 +66,7 @@ private:
     }
     if (atIdent("view")) {
       take();
-      if (!expectPunct('<'))
-        return false;
-      bool isConst = false;
-      if (atIdent("const")) {
-        take();
-        isConst = true;
-      }
-      std::optional<ScalarKind> k;
-      if (at(Tok::Ident))
-        k = scalarKind(cur().text);
-      if (!k)
-        return fail("expected an element type" + found());
-      take();
-      unsigned rank;
-      if (!expectPunct(',') || !parseUnsigned(rank) || !expectPunct('>'))
-        return false;
-      t = Type::view(*k, rank, isConst);
-      return true;
+      return parseViewType(t, "an element type");
     }
     std::optional<ScalarKind> k = scalarKind(cur().text);
     if (!k)

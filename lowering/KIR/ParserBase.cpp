@@ -92,6 +92,17 @@ std::optional<kir::ScalarKind> TokenCursor::scalarKind(llvm::StringRef s) {
   return std::nullopt;
 }
 
+bool TokenCursor::parseScalarKind(kir::ScalarKind &k, llvm::StringRef what) {
+  std::optional<kir::ScalarKind> s;
+  if (at(Tok::Ident))
+    s = scalarKind(cur().text);
+  if (!s)
+    return fail("expected " + what + found());
+  take();
+  k = *s;
+  return true;
+}
+
 bool TokenCursor::parseAttrValue(schema::AttrValue &v) {
   const Token &t = cur();
   switch (t.kind) {

@@ -115,6 +115,29 @@ protected:
   /// The scalar kind spelled `s` (kir::scalarKindName), if any.
   static std::optional<kir::ScalarKind> scalarKind(llvm::StringRef s);
 
+  /// A scalar kind; `what` names it in the error.
+  bool parseScalarKind(kir::ScalarKind &k, llvm::StringRef what);
+
+  /// `<[const] T, R>` after the keyword `view`, as both IRs spell a view
+  /// type; `elemWhat` names T in the error. `TypeT` is the IR's type.
+  template <class TypeT>
+  bool parseViewType(TypeT &t, llvm::StringRef elemWhat) {
+    if (!expectPunct('<'))
+      return false;
+    bool isConst = false;
+    if (atIdent("const")) {
+      take();
+      isConst = true;
+    }
+    kir::ScalarKind k;
+    unsigned rank;
+    if (!parseScalarKind(k, elemWhat) || !expectPunct(',') ||
+        !parseUnsigned(rank) || !expectPunct('>'))
+      return false;
+    t = TypeT::view(k, rank, isConst);
+    return true;
+  }
+
   /// An attribute value as kir::printAttr writes it: an integer, a float
   /// (`inf`, `-inf`, `nan` too), a string or `true`/`false`.
   bool parseAttrValue(schema::AttrValue &v);

@@ -82,14 +82,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   bool parseScalar(ScalarKind &k) {
-    std::optional<ScalarKind> s;
-    if (at(Tok::Ident))
-      s = scalarKind(cur().text);
-    if (!s)
-      return fail("expected a scalar type" + found());
-    take();
-    k = *s;
-    return true;
+    return parseScalarKind(k, "a scalar type");
   }
 
   bool parseType(Type &t) {
@@ -102,20 +95,7 @@ private:
     }
     if (atIdent("view")) {
       take();
-      if (!expectPunct('<'))
-        return false;
-      bool isConst = false;
-      if (atIdent("const")) {
-        take();
-        isConst = true;
-      }
-      ScalarKind k;
-      unsigned rank;
-      if (!parseScalar(k) || !expectPunct(',') || !parseUnsigned(rank) ||
-          !expectPunct('>'))
-        return false;
-      t = Type::view(k, rank, isConst);
-      return true;
+      return parseViewType(t, "a scalar type");
     }
     if (atIdent("buffer")) {
       take();
