@@ -103,11 +103,9 @@ private:
       case Opcode::Neg:
         return affineOf(op.operands[0]).scaled(-1);
       case Opcode::Mul: {
-        Affine a = affineOf(op.operands[0]), b = affineOf(op.operands[1]);
-        if (a.valid && a.terms.empty())
-          return b.scaled(a.constant);
-        if (b.valid && b.terms.empty())
-          return a.scaled(b.constant);
+        if (std::optional<Affine> r =
+                affineOf(op.operands[0]).times(affineOf(op.operands[1])))
+          return *r;
         break;
       }
       case Opcode::Cast: {
@@ -167,11 +165,8 @@ private:
     case CExpr::Kind::Sub:
       return affineOf(e->lhs).plus(affineOf(e->rhs).scaled(-1));
     case CExpr::Kind::Mul: {
-      Affine a = affineOf(e->lhs), b = affineOf(e->rhs);
-      if (a.valid && a.terms.empty())
-        return b.scaled(a.constant);
-      if (b.valid && b.terms.empty())
-        return a.scaled(b.constant);
+      if (std::optional<Affine> r = affineOf(e->lhs).times(affineOf(e->rhs)))
+        return *r;
       break;
     }
     default:

@@ -8,11 +8,11 @@
 // middle of a loop nest keeps its whole interpreter state on its own stack
 // without turning the walker into a state machine.
 //
-// Context switch: a dozen instructions of x86-64 assembly (the callee-saved
-// registers, the SSE and x87 control words, the stack pointer), as the cpu
-// runtime's HostFibers.cpp does; ucontext elsewhere. glibc's swapcontext
-// makes a signal-mask system call per switch, which would dominate a CTA of
-// 256 threads meeting at a few barriers.
+// Context switch: the cpu runtime's, from the header-only
+// intent/runtime/detail/fiber_context.hpp (a dozen instructions of x86-64
+// assembly; ucontext elsewhere). glibc's swapcontext makes a signal-mask
+// system call per switch, which would dominate a CTA of 256 threads meeting
+// at a few barriers.
 //
 // Stacks are mapped once (lazily committed) and reused for every CTA; a
 // canary at the bottom of each stack reports an overflow that did not crash

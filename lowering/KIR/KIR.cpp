@@ -152,97 +152,11 @@ llvm::ArrayRef<Value *> intent::kir::accumulatorInits(const Op &op) {
   }
 }
 
-bool intent::kir::isTerminator(Opcode op) {
-  switch (op) {
-  case Opcode::Yield:
-  case Opcode::Condition:
-  case Opcode::Break:
-  case Opcode::Continue:
-  case Opcode::Return:
-    return true;
-  default:
-    return false;
-  }
-}
+// Like the name, whether an op ends a block and whether it is pure come
+// from its row in the op table (KIR/OpTable.cpp), as in the physical IR.
+bool intent::kir::isTerminator(Opcode op) { return opInfo(op).terminator; }
 
-bool intent::kir::isPure(Opcode op) {
-  switch (op) {
-  case Opcode::Constant:
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Div:
-  case Opcode::Rem:
-  case Opcode::Neg:
-  case Opcode::BitAnd:
-  case Opcode::BitOr:
-  case Opcode::BitXor:
-  case Opcode::BitNot:
-  case Opcode::Shl:
-  case Opcode::Shr:
-  case Opcode::Not:
-  case Opcode::Min:
-  case Opcode::Max:
-  case Opcode::Cmp:
-  case Opcode::Select:
-  case Opcode::Cast:
-  case Opcode::Math:
-  case Opcode::Extent:
-  case Opcode::Stride:
-  case Opcode::SubView:
-  case Opcode::Rng:
-    return true;
-  default:
-    return false;
-  }
-}
-
-const AttrValue *Op::attr(llvm::StringRef name) const {
-  for (const NamedAttr &a : attrs)
-    if (a.name == name)
-      return &a.value;
-  return nullptr;
-}
-
-int64_t Op::intAttr(llvm::StringRef name, int64_t dflt) const {
-  if (const AttrValue *v = attr(name))
-    if (const auto *i = std::get_if<int64_t>(v))
-      return *i;
-  return dflt;
-}
-
-double Op::floatAttr(llvm::StringRef name, double dflt) const {
-  if (const AttrValue *v = attr(name)) {
-    if (const auto *d = std::get_if<double>(v))
-      return *d;
-    if (const auto *i = std::get_if<int64_t>(v))
-      return static_cast<double>(*i);
-  }
-  return dflt;
-}
-
-bool Op::boolAttr(llvm::StringRef name, bool dflt) const {
-  if (const AttrValue *v = attr(name))
-    if (const auto *b = std::get_if<bool>(v))
-      return *b;
-  return dflt;
-}
-
-std::string Op::strAttr(llvm::StringRef name) const {
-  if (const AttrValue *v = attr(name))
-    if (const auto *s = std::get_if<std::string>(v))
-      return *s;
-  return "";
-}
-
-void Op::setAttr(llvm::StringRef name, AttrValue v) {
-  for (NamedAttr &a : attrs)
-    if (a.name == name) {
-      a.value = std::move(v);
-      return;
-    }
-  attrs.push_back({name.str(), std::move(v)});
-}
+bool intent::kir::isPure(Opcode op) { return opInfo(op).pure; }
 
 //===----------------------------------------------------------------------===//
 // Kernel and builder

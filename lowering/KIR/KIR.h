@@ -17,6 +17,8 @@
 #ifndef INTENT_KIR_KIR_H
 #define INTENT_KIR_KIR_H
 
+#include "KIR/OpSchema.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -99,6 +101,8 @@ struct Type {
 };
 
 llvm::StringRef scalarKindName(ScalarKind k);
+/// A view parameter's access as the textual forms spell it: none, r, w, rw.
+llvm::StringRef accessName(Access a);
 void printType(llvm::raw_ostream &os, const Type &t);
 std::string typeToString(const Type &t);
 /// The element type of a view type, as a scalar type.
@@ -335,13 +339,9 @@ bool isReductionOp(Opcode op);
 /// Empty for other ops.
 llvm::ArrayRef<Value *> accumulatorInits(const Op &op);
 
-/// Attribute values: integers, floats, bools, strings.
-using AttrValue = std::variant<int64_t, double, bool, std::string>;
-
-struct NamedAttr {
-  std::string name;
-  AttrValue value;
-};
+/// Attribute values: integers, floats, bools, strings (KIR/OpSchema.h).
+using AttrValue = schema::AttrValue;
+using NamedAttr = schema::NamedAttr;
 
 /// A region holds exactly one block (structured control flow).
 class Block {
@@ -361,7 +361,8 @@ public:
   Region() { block.parent = this; }
 };
 
-class Op {
+/// An op; its attributes and their reads are schema::OpAttrs'.
+class Op : public schema::OpAttrs {
 public:
   unsigned id = 0; ///< stable OpID within the kernel
   Opcode opcode;
@@ -370,19 +371,11 @@ public:
   llvm::SmallVector<Value *, 4> operands;
   llvm::SmallVector<Value *, 1> results;
   llvm::SmallVector<std::unique_ptr<Region>, 1> regions;
-  llvm::SmallVector<NamedAttr, 1> attrs;
 
   explicit Op(Opcode opc) : opcode(opc) {}
 
   Value *result(unsigned i = 0) const { return results[i]; }
   Region *region(unsigned i) const { return regions[i].get(); }
-
-  const AttrValue *attr(llvm::StringRef name) const;
-  int64_t intAttr(llvm::StringRef name, int64_t dflt = 0) const;
-  double floatAttr(llvm::StringRef name, double dflt = 0) const;
-  bool boolAttr(llvm::StringRef name, bool dflt = false) const;
-  std::string strAttr(llvm::StringRef name) const;
-  void setAttr(llvm::StringRef name, AttrValue v);
 };
 
 //===----------------------------------------------------------------------===//

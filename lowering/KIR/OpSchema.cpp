@@ -145,3 +145,61 @@ bool intent::schema::checkSchema(
   }
   return ok;
 }
+
+//===----------------------------------------------------------------------===//
+// OpAttrs
+//===----------------------------------------------------------------------===//
+
+const AttrValue *OpAttrs::attr(llvm::StringRef name) const {
+  for (const NamedAttr &a : attrs)
+    if (a.name == name)
+      return &a.value;
+  return nullptr;
+}
+
+int64_t OpAttrs::intAttr(llvm::StringRef name, int64_t dflt) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *i = std::get_if<int64_t>(v))
+      return *i;
+  return dflt;
+}
+
+double OpAttrs::floatAttr(llvm::StringRef name, double dflt) const {
+  if (const AttrValue *v = attr(name)) {
+    if (const auto *d = std::get_if<double>(v))
+      return *d;
+    if (const auto *i = std::get_if<int64_t>(v))
+      return static_cast<double>(*i);
+  }
+  return dflt;
+}
+
+bool OpAttrs::boolAttr(llvm::StringRef name, bool dflt) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *b = std::get_if<bool>(v))
+      return *b;
+  return dflt;
+}
+
+std::string OpAttrs::strAttr(llvm::StringRef name) const {
+  if (const AttrValue *v = attr(name))
+    if (const auto *s = std::get_if<std::string>(v))
+      return *s;
+  return "";
+}
+
+void OpAttrs::setAttr(llvm::StringRef name, AttrValue v) {
+  for (NamedAttr &a : attrs)
+    if (a.name == name) {
+      a.value = std::move(v);
+      return;
+    }
+  attrs.push_back({name.str(), std::move(v)});
+}
+
+llvm::SmallVector<AttrRef, 4> OpAttrs::attrRefs() const {
+  llvm::SmallVector<AttrRef, 4> out;
+  for (const NamedAttr &a : attrs)
+    out.push_back({a.name, &a.value});
+  return out;
+}

@@ -10,9 +10,6 @@
 
 #include "KIR/OpTable.h"
 
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/ErrorHandling.h"
-
 using namespace intent;
 using namespace intent::kir;
 using namespace intent::schema;
@@ -45,42 +42,10 @@ const std::vector<std::string> &intent::kir::memoryOrderNames() {
 
 namespace {
 
-/// Builds one row.
-class Row {
+/// Builds one row (the setters are schema::RowBuilder's).
+class Row : public RowBuilder<Row, OpInfo> {
 public:
-  Row(Opcode opc, llvm::StringRef name) {
-    info.opcode = opc;
-    info.name = name.str();
-  }
-  Row &operands(unsigned n) { return operands(n, n); }
-  Row &operands(unsigned lo, unsigned hi) {
-    info.minOperands = lo;
-    info.maxOperands = hi;
-    return *this;
-  }
-  Row &results(unsigned n) { return results(n, n); }
-  Row &results(unsigned lo, unsigned hi) {
-    info.minResults = lo;
-    info.maxResults = hi;
-    return *this;
-  }
-  Row &regions(std::vector<std::string> names) {
-    info.regions = std::move(names);
-    return *this;
-  }
-  Row &attr(AttrSpec a) {
-    info.attrs.push_back(std::move(a));
-    return *this;
-  }
-  Row &terminator() {
-    info.terminator = true;
-    return *this;
-  }
-  Row &pure() {
-    info.pure = true;
-    return *this;
-  }
-  OpInfo info;
+  using RowBuilder::RowBuilder;
 };
 
 Row op(Opcode opc, llvm::StringRef name) { return Row(opc, name); }
@@ -176,16 +141,7 @@ std::vector<OpInfo> buildTable() {
           .attr(stringAttr("acc")).attr(boolAttr("batched")),
       op(O::Print, "print").operands(0, kVariadic).attr(stringAttr("format")),
   };
-  std::vector<OpInfo> table;
-  for (Row &r : rows) {
-    if (static_cast<unsigned>(r.info.opcode) != table.size())
-      llvm::report_fatal_error("KIR op table rows out of Opcode order at '" +
-                               llvm::Twine(r.info.name) + "'");
-    table.push_back(std::move(r.info));
-  }
-  if (table.size() != static_cast<unsigned>(LastOpcode) + 1)
-    llvm::report_fatal_error("KIR op table misses opcodes");
-  return table;
+  return tableFromRows<OpInfo>(rows, LastOpcode, "KIR op table");
 }
 
 } // namespace
@@ -200,17 +156,12 @@ const OpInfo &intent::kir::opInfo(Opcode op) {
 }
 
 std::optional<Opcode> intent::kir::opcodeByName(llvm::StringRef name) {
-  for (const OpInfo &info : opTable())
-    if (info.name == name)
-      return info.opcode;
-  return std::nullopt;
+  return schema::opcodeByName(opTable(), name);
 }
 
 bool intent::kir::checkOpSchema(const Op &op, std::vector<std::string> &errors) {
   const OpInfo &info = opInfo(op.opcode);
-  llvm::SmallVector<schema::AttrRef, 4> attrs;
-  for (const NamedAttr &a : op.attrs)
-    attrs.push_back({a.name, &a.value});
+  llvm::SmallVector<schema::AttrRef, 4> attrs = op.attrRefs();
   return schema::checkSchema(
       info, info.minOperands, op.operands.size(), op.results.size(),
       op.regions.size(), attrs, [&](const std::string &msg) {

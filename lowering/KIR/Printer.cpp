@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KIR/KIR.h"
+#include "KIR/PrinterBase.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -26,11 +27,10 @@
 #include <cmath>
 #include <cstdio>
 
+using namespace intent;
 using namespace intent::kir;
 
-namespace {
-
-llvm::StringRef accessName(Access a) {
+llvm::StringRef intent::kir::accessName(Access a) {
   switch (a) {
   case Access::None:
     return "none";
@@ -43,6 +43,8 @@ llvm::StringRef accessName(Access a) {
   }
   return "?";
 }
+
+namespace {
 
 class Printer {
 public:
@@ -73,15 +75,8 @@ private:
   llvm::raw_ostream &os;
   bool withLocs;
 
-  void indent(unsigned n) {
-    for (unsigned i = 0; i < n; ++i)
-      os << "  ";
-  }
-
-  void printLoc(const Loc &l) {
-    if (withLocs && l.valid())
-      os << " loc(" << l.line << ":" << l.col << ")";
-  }
+  void indent(unsigned n) { text::indent(os, n); }
+  void printLoc(const Loc &l) { text::printLoc(os, l, withLocs); }
 
   void printBlockBody(const Block &b, unsigned depth) {
     for (const auto &op : b.ops)
@@ -90,43 +85,16 @@ private:
 
   void printOp(const Op &op, unsigned depth) {
     indent(depth);
-    if (!op.results.empty()) {
-      for (unsigned i = 0; i < op.results.size(); ++i)
-        os << (i ? ", " : "") << "%" << op.results[i]->id;
-      os << " = ";
-    }
+    text::printResultIds(os, op);
     os << opcodeName(op.opcode);
-    for (unsigned i = 0; i < op.operands.size(); ++i)
-      os << (i ? ", " : " ") << "%" << op.operands[i]->id;
-    if (!op.attrs.empty()) {
-      os << " {";
-      for (unsigned i = 0; i < op.attrs.size(); ++i) {
-        os << (i ? ", " : "") << op.attrs[i].name << " = ";
-        printAttr(os, op.attrs[i].value);
-      }
-      os << "}";
-    }
-    if (!op.results.empty()) {
-      os << " : ";
-      for (unsigned i = 0; i < op.results.size(); ++i) {
-        if (i)
-          os << ", ";
-        printType(os, op.results[i]->type);
-      }
-    }
+    text::printOperandIds<Value>(os, op.operands);
+    text::printAttrDict(os, op.attrs);
+    text::printResultTypes(os, op);
     printLoc(op.loc);
     for (const auto &r : op.regions) {
       os << " {\n";
       const Block &b = r->block;
-      if (!b.args.empty()) {
-        indent(depth);
-        os << "^(";
-        for (unsigned i = 0; i < b.args.size(); ++i) {
-          os << (i ? ", " : "") << "%" << b.args[i]->id << ": ";
-          printType(os, b.args[i]->type);
-        }
-        os << "):\n";
-      }
+      text::printBlockArgs(os, b, depth);
       printBlockBody(b, depth + 1);
       indent(depth);
       os << "}";

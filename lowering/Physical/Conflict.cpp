@@ -48,6 +48,14 @@ Affine Affine::scaled(int64_t k) const {
   return r;
 }
 
+std::optional<Affine> Affine::times(const Affine &o) const {
+  if (valid && terms.empty())
+    return o.scaled(constant);
+  if (o.valid && o.terms.empty())
+    return scaled(o.constant);
+  return std::nullopt;
+}
+
 std::string Affine::str() const {
   if (!valid)
     return "?";

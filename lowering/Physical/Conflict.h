@@ -17,6 +17,7 @@
 #include "Physical/IR.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct Affine {
   static Affine ofAtom(const std::string &atom);
   Affine plus(const Affine &o) const;
   Affine scaled(int64_t k) const;
+  /// The product with `o` when one of the two is a known constant (the
+  /// other scaled by it; invalid when that one is); nullopt for a product
+  /// of two non-constants, which is not affine: each extractor then makes
+  /// the value an opaque atom of its own.
+  std::optional<Affine> times(const Affine &o) const;
   bool operator==(const Affine &o) const {
     return valid == o.valid && constant == o.constant && terms == o.terms;
   }

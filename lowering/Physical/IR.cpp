@@ -213,43 +213,6 @@ Op *Op::parentOp() const {
   return parent->parent->parent;
 }
 
-const AttrValue *Op::attr(llvm::StringRef name) const {
-  for (const NamedAttr &a : attrs)
-    if (a.name == name)
-      return &a.value;
-  return nullptr;
-}
-
-int64_t Op::intAttr(llvm::StringRef name, int64_t dflt) const {
-  if (const AttrValue *v = attr(name))
-    if (const auto *i = std::get_if<int64_t>(v))
-      return *i;
-  return dflt;
-}
-
-bool Op::boolAttr(llvm::StringRef name, bool dflt) const {
-  if (const AttrValue *v = attr(name))
-    if (const auto *b = std::get_if<bool>(v))
-      return *b;
-  return dflt;
-}
-
-std::string Op::strAttr(llvm::StringRef name) const {
-  if (const AttrValue *v = attr(name))
-    if (const auto *s = std::get_if<std::string>(v))
-      return *s;
-  return "";
-}
-
-void Op::setAttr(llvm::StringRef name, AttrValue v) {
-  for (NamedAttr &a : attrs)
-    if (a.name == name) {
-      a.value = std::move(v);
-      return;
-    }
-  attrs.push_back({name.str(), std::move(v)});
-}
-
 llvm::ArrayRef<Value *> Op::coords() const {
   unsigned first = opcode == Opcode::Store       ? 2
                    : opcode == Opcode::Atomic    ? 2

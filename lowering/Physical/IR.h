@@ -450,11 +450,8 @@ struct AccessInfo {
 
 /// An op attribute's value; its name, kind and allowed values are in the
 /// op's table row (Physical/OpTable.h).
-using AttrValue = std::variant<int64_t, double, bool, std::string>;
-struct NamedAttr {
-  std::string name;
-  AttrValue value;
-};
+using AttrValue = schema::AttrValue;
+using NamedAttr = schema::NamedAttr;
 
 /// One component of a structured op's accumulator (a struct accumulator is
 /// flattened per field): its type and its identity, the value `e` with
@@ -485,7 +482,9 @@ public:
   Region() { block.parent = this; }
 };
 
-class Op {
+/// An op; its attributes and their reads are schema::OpAttrs' (shared with
+/// KIR).
+class Op : public schema::OpAttrs {
 public:
   unsigned id = 0;
   Opcode opcode;
@@ -495,7 +494,6 @@ public:
   llvm::SmallVector<Value *, 4> operands;
   llvm::SmallVector<Value *, 1> results;
   llvm::SmallVector<std::unique_ptr<Region>, 1> regions;
-  llvm::SmallVector<NamedAttr, 1> attrs;
   AccessInfo access; ///< Load/Store only
   /// Structured ops: the accumulator schema, one entry per component.
   std::vector<AccComponent> acc;
@@ -504,12 +502,6 @@ public:
   Value *result(unsigned i = 0) const { return results[i]; }
   Region *region(unsigned i) const { return regions[i].get(); }
   Op *parentOp() const;
-
-  const AttrValue *attr(llvm::StringRef name) const;
-  int64_t intAttr(llvm::StringRef name, int64_t dflt = 0) const;
-  bool boolAttr(llvm::StringRef name, bool dflt = false) const;
-  std::string strAttr(llvm::StringRef name) const;
-  void setAttr(llvm::StringRef name, AttrValue v);
 
   /// Load/Store/atomics: the addressed view/buffer, the coordinates, the
   /// guard.

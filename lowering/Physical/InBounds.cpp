@@ -200,11 +200,7 @@ private:
     case Opcode::Neg:
       return a.scaled(-1);
     case Opcode::Mul:
-      if (a.valid && a.terms.empty())
-        return b.scaled(a.constant);
-      if (b.valid && b.terms.empty())
-        return a.scaled(b.constant);
-      return Affine::invalid();
+      return a.times(b).value_or(Affine::invalid());
     default:
       return Affine::invalid();
     }

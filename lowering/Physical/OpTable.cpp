@@ -13,9 +13,6 @@
 
 #include "KIR/OpTable.h"
 
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/ErrorHandling.h"
-
 #include <variant>
 
 using namespace intent;
@@ -29,19 +26,11 @@ AttrSpec optional(AttrSpec a) {
   return a;
 }
 
-/// Builds one row.
-class Row {
+/// Builds one row: schema::RowBuilder's setters, the memory access
+/// operand shape, and pure ops' row-cache hints.
+class Row : public RowBuilder<Row, OpInfo> {
 public:
-  Row(Opcode opc, llvm::StringRef name) {
-    info.opcode = opc;
-    info.name = name.str();
-  }
-  Row &operands(unsigned n) { return operands(n, n); }
-  Row &operands(unsigned lo, unsigned hi) {
-    info.minOperands = lo;
-    info.maxOperands = hi;
-    return *this;
-  }
+  using RowBuilder::RowBuilder;
   /// Memory, `values` value operands, coordinates, optional guard.
   Row &access(unsigned values) {
     info.shape = OperandShape::Access;
@@ -50,36 +39,17 @@ public:
     info.maxOperands = kVariadic;
     return *this;
   }
-  Row &results(unsigned n) { return results(n, n); }
-  Row &results(unsigned lo, unsigned hi) {
-    info.minResults = lo;
-    info.maxResults = hi;
-    return *this;
-  }
-  Row &regions(std::vector<std::string> names) {
-    info.regions = std::move(names);
-    return *this;
-  }
-  Row &attr(AttrSpec a) {
-    info.attrs.push_back(std::move(a));
-    return *this;
-  }
-  Row &terminator() {
-    info.terminator = true;
-    return *this;
-  }
   /// A pure single-result op: it may also carry the row-cache hints
   /// (`row_cache` / `row_cached` = a register view's parameter index,
   /// Physical/RowCache.h), which only the register variants read.
   Row &pure() {
-    info.pure = true;
+    RowBuilder::pure();
     if (info.maxResults == 1) {
       info.attrs.push_back(optional(intAttr("row_cache")));
       info.attrs.push_back(optional(intAttr("row_cached")));
     }
     return *this;
   }
-  OpInfo info;
 };
 
 Row op(Opcode opc, llvm::StringRef name) { return Row(opc, name); }
@@ -214,16 +184,7 @@ std::vector<OpInfo> buildTable() {
       op(O::CheckedLaunch, "checked_launch").results(1).pure(),
       unary(O::Bitcast, "bitcast"),
   };
-  std::vector<OpInfo> table;
-  for (Row &r : rows) {
-    if (static_cast<unsigned>(r.info.opcode) != table.size())
-      llvm::report_fatal_error("op table rows out of Opcode order at '" +
-                               llvm::Twine(r.info.name) + "'");
-    table.push_back(std::move(r.info));
-  }
-  if (table.size() != static_cast<unsigned>(LastOpcode) + 1)
-    llvm::report_fatal_error("op table misses opcodes");
-  return table;
+  return tableFromRows<OpInfo>(rows, LastOpcode, "op table");
 }
 
 } // namespace
@@ -238,10 +199,7 @@ const OpInfo &intent::phys::opInfo(Opcode op) {
 }
 
 std::optional<Opcode> intent::phys::opcodeByName(llvm::StringRef name) {
-  for (const OpInfo &info : opTable())
-    if (info.name == name)
-      return info.opcode;
-  return std::nullopt;
+  return schema::opcodeByName(opTable(), name);
 }
 
 llvm::StringRef intent::phys::opcodeName(Opcode op) { return opInfo(op).name; }
@@ -266,9 +224,7 @@ bool intent::phys::checkOpSchema(const Op &op, std::vector<std::string> &errors)
   };
   unsigned minOperands =
       info.minOperands + (info.hasAccess() && op.access.hasGuard ? 1 : 0);
-  llvm::SmallVector<schema::AttrRef, 4> attrs;
-  for (const NamedAttr &a : op.attrs)
-    attrs.push_back({a.name, &a.value});
+  llvm::SmallVector<schema::AttrRef, 4> attrs = op.attrRefs();
   bool ok = schema::checkSchema(info, minOperands, op.operands.size(),
                                 op.results.size(), op.regions.size(), attrs,
                                 error);

@@ -1,7 +1,8 @@
 //===- Parser.cpp - Physical IR textual form -> phys::Program --------------===//
 //
-// A hand-written recursive-descent parser over a small lexer, in the style of
-// KIR/Parser.cpp. The grammar mirrors Printer.cpp:
+// A hand-written recursive-descent parser over the lexer and token cursor it
+// shares with KIR/Parser.cpp (KIR/Lexer.h, KIR/ParserBase.h). The grammar
+// mirrors Printer.cpp:
 //
 //   program  ::= 'program' '@'NAME STRING? 'scope' '(' scope ')'
 //                '(' params ')' loc? '{' launch segment* total check*
@@ -40,15 +41,10 @@
 
 #include "Physical/OpTable.h"
 
-#include "KIR/Lexer.h"
+#include "KIR/ParserBase.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
-#include <cstdlib>
-#include <limits>
 #include <optional>
 
 using namespace intent;
@@ -60,12 +56,12 @@ using intent::text::Comment;
 using intent::text::Tok;
 using intent::text::Token;
 
-class Parser {
+class Parser : public intent::text::SSAParser<Program, Value> {
 public:
   Parser(std::vector<Token> toks, std::vector<Comment> comments,
          llvm::StringRef bufferName, std::string &error)
-      : toks(std::move(toks)), comments(std::move(comments)),
-        bufferName(bufferName), error(error) {}
+      : SSAParser(std::move(toks), bufferName, error),
+        comments(std::move(comments)) {}
 
   bool parseAll(std::vector<std::unique_ptr<Program>> &out) {
     while (!at(Tok::Eof)) {
@@ -78,130 +74,15 @@ public:
   }
 
 private:
-  std::vector<Token> toks;
   std::vector<Comment> comments;
-  size_t pos = 0;
-  llvm::StringRef bufferName;
-  std::string &error;
-
   Program *prog = nullptr;
-  llvm::DenseMap<unsigned, Value *> values;
-
-  //===--------------------------------------------------------------------===//
-  // Tokens
-  //===--------------------------------------------------------------------===//
-
-  const Token &cur() const { return toks[pos]; }
-  const Token &peek(unsigned n) const {
-    return toks[std::min(pos + n, toks.size() - 1)];
-  }
-  bool at(Tok k) const { return cur().kind == k; }
-  static bool isPunct(const Token &t, char c) {
-    return t.kind == Tok::Punct && t.text[0] == c;
-  }
-  bool atPunct(char c) const { return isPunct(cur(), c); }
-  bool atIdent(llvm::StringRef s) const {
-    return cur().kind == Tok::Ident && cur().text == s;
-  }
-  /// `NAME (`: a keyword introducing a parenthesized group.
-  bool atGroup(llvm::StringRef s) const {
-    return atIdent(s) && isPunct(peek(1), '(');
-  }
-  const Token &take() { return toks[pos < toks.size() - 1 ? pos++ : pos]; }
-
-  bool fail(const Token &t, const llvm::Twine &msg) {
-    error = (bufferName + ":" + llvm::Twine(t.line) + ":" + llvm::Twine(t.col) +
-             ": error: " + msg)
-                .str();
-    return false;
-  }
-  bool fail(const llvm::Twine &msg) { return fail(cur(), msg); }
-
-  std::string found() const {
-    if (at(Tok::Eof))
-      return ", found end of input";
-    return ", found '" + cur().text + "'";
-  }
-
-  bool expectPunct(char c) {
-    if (!atPunct(c))
-      return fail("expected '" + llvm::Twine(c) + "'" + found());
-    take();
-    return true;
-  }
-  bool expectIdent(llvm::StringRef s) {
-    if (!atIdent(s))
-      return fail("expected '" + s + "'" + found());
-    take();
-    return true;
-  }
-
-  bool parseInt(int64_t &out) {
-    if (!at(Tok::Int) || llvm::StringRef(cur().text).getAsInteger(10, out))
-      return fail("expected an integer" + found());
-    take();
-    return true;
-  }
-  bool parseUnsigned(unsigned &out) {
-    if (!at(Tok::Int) || cur().text[0] == '-' ||
-        llvm::StringRef(cur().text).getAsInteger(10, out))
-      return fail("expected an unsigned integer" + found());
-    take();
-    return true;
-  }
-  bool parseInt(int &out) {
-    int64_t v;
-    const Token &t = cur();
-    if (!parseInt(v))
-      return false;
-    if (v < std::numeric_limits<int>::min() ||
-        v > std::numeric_limits<int>::max())
-      return fail(t, "integer out of range");
-    out = static_cast<int>(v);
-    return true;
-  }
-
-  bool parseName(std::string &out, llvm::StringRef what) {
-    if (!at(Tok::Ident))
-      return fail("expected " + what + found());
-    out = take().text;
-    return true;
-  }
-
-  /// A keyword from a fixed set: `names[i]` is the spelling of value i.
-  template <class E>
-  bool parseKeyword(E &out, E last, llvm::StringRef (*name)(E),
-                    llvm::StringRef what) {
-    if (at(Tok::Ident))
-      for (unsigned i = 0; i <= static_cast<unsigned>(last); ++i)
-        if (name(static_cast<E>(i)) == cur().text) {
-          out = static_cast<E>(i);
-          take();
-          return true;
-        }
-    return fail("expected " + what + found());
-  }
 
   //===--------------------------------------------------------------------===//
   // Types, values, locations
   //===--------------------------------------------------------------------===//
 
-  static std::optional<ScalarKind> scalarKind(llvm::StringRef s) {
-    for (unsigned i = 0; i <= static_cast<unsigned>(ScalarKind::F64); ++i)
-      if (kir::scalarKindName(static_cast<ScalarKind>(i)) == s)
-        return static_cast<ScalarKind>(i);
-    return std::nullopt;
-  }
-
   bool parseScalar(ScalarKind &k) {
-    std::optional<ScalarKind> s;
-    if (at(Tok::Ident))
-      s = scalarKind(cur().text);
-    if (!s)
-      return fail("expected a scalar type" + found());
-    take();
-    k = *s;
-    return true;
+    return parseScalarKind(k, "a scalar type");
   }
 
   bool parseType(Type &t) {
@@ -214,20 +95,7 @@ private:
     }
     if (atIdent("view")) {
       take();
-      if (!expectPunct('<'))
-        return false;
-      bool isConst = false;
-      if (atIdent("const")) {
-        take();
-        isConst = true;
-      }
-      ScalarKind k;
-      unsigned rank;
-      if (!parseScalar(k) || !expectPunct(',') || !parseUnsigned(rank) ||
-          !expectPunct('>'))
-        return false;
-      t = Type::view(k, rank, isConst);
-      return true;
+      return parseViewType(t, "a scalar type");
     }
     if (atIdent("buffer")) {
       take();
@@ -245,48 +113,6 @@ private:
     parseScalar(k);
     t = Type::scalar(k);
     return true;
-  }
-
-  Value *defineValue(const Token &t, Type type) {
-    unsigned id;
-    if (llvm::StringRef(t.text).getAsInteger(10, id)) {
-      fail(t, "bad value id %" + t.text);
-      return nullptr;
-    }
-    if (values.count(id)) {
-      fail(t, "value %" + t.text + " is defined twice");
-      return nullptr;
-    }
-    auto v = std::make_unique<Value>();
-    v->id = id;
-    v->type = type;
-    Value *raw = v.get();
-    prog->values.push_back(std::move(v));
-    prog->nextValueId = std::max(prog->nextValueId, id + 1);
-    values[id] = raw;
-    return raw;
-  }
-
-  bool parseUse(Value *&v) {
-    if (!at(Tok::ValueId))
-      return fail("expected a value" + found());
-    const Token &t = take();
-    unsigned id = 0;
-    auto it = llvm::StringRef(t.text).getAsInteger(10, id) ? values.end()
-                                                           : values.find(id);
-    if (it == values.end())
-      return fail(t, "use of undefined value %" + t.text);
-    v = it->second;
-    return true;
-  }
-
-  bool parseLoc(Loc &loc) {
-    if (!atGroup("loc"))
-      return true;
-    take();
-    take();
-    return parseUnsigned(loc.line) && expectPunct(':') &&
-           parseUnsigned(loc.col) && expectPunct(')');
   }
 
   //===--------------------------------------------------------------------===//
@@ -651,26 +477,14 @@ private:
         par.name = take().text;
       if (!expectPunct(':') || !parseType(par.type))
         return false;
-      if (par.type.isView()) {
-        std::optional<kir::Access> a;
-        if (at(Tok::Ident))
-          a = llvm::StringSwitch<std::optional<kir::Access>>(cur().text)
-                  .Case("none", kir::Access::None)
-                  .Case("r", kir::Access::Read)
-                  .Case("w", kir::Access::Write)
-                  .Case("rw", kir::Access::ReadWrite)
-                  .Default(std::nullopt);
-        if (!a)
-          return fail("expected a view access (none, r, w, rw)" + found());
-        take();
-        par.access = *a;
-      }
+      if (par.type.isView() && !parseViewAccess(par.access))
+        return false;
       if (atIdent("constexpr")) {
         take();
         par.isConstexpr = true;
       }
       par.origin.arg = prog->params.size();
-      Value *v = defineValue(idTok, par.type);
+      Value *v = defineValue(*prog, idTok, par.type);
       if (!v)
         return false;
       v->name = par.name;
@@ -745,51 +559,6 @@ private:
       if (!parseOp(b))
         return false;
     }
-    return true;
-  }
-
-  bool isAttrDictStart() const {
-    return atPunct('{') && peek(1).kind == Tok::Ident && isPunct(peek(2), '=');
-  }
-
-  bool parseAttrValue(AttrValue &v) {
-    const Token &t = cur();
-    switch (t.kind) {
-    case Tok::Int: {
-      int64_t i;
-      if (llvm::StringRef(t.text).getAsInteger(10, i))
-        return fail("bad integer '" + t.text + "'");
-      v = i;
-      break;
-    }
-    case Tok::Float:
-      if (t.text == "-inf") {
-        v = -std::numeric_limits<double>::infinity();
-      } else {
-        char *end = nullptr;
-        double d = std::strtod(t.text.c_str(), &end);
-        if (!end || *end)
-          return fail("bad number '" + t.text + "'");
-        v = d;
-      }
-      break;
-    case Tok::String:
-      v = t.text;
-      break;
-    case Tok::Ident:
-      if (t.text == "true" || t.text == "false")
-        v = t.text == "true";
-      else if (t.text == "nan")
-        v = std::numeric_limits<double>::quiet_NaN();
-      else if (t.text == "inf")
-        v = std::numeric_limits<double>::infinity();
-      else
-        return fail("expected an attribute value" + found());
-      break;
-    default:
-      return fail("expected an attribute value" + found());
-    }
-    take();
     return true;
   }
 
@@ -983,18 +752,8 @@ private:
   bool parseOp(Block &b) {
     const Token &start = cur();
     std::vector<Token> resultIds;
-    if (at(Tok::ValueId)) {
-      while (true) {
-        if (!at(Tok::ValueId))
-          return fail("expected a result '%id'" + found());
-        resultIds.push_back(take());
-        if (!atPunct(','))
-          break;
-        take();
-      }
-      if (!expectPunct('='))
-        return false;
-    }
+    if (!parseResultIds(resultIds))
+      return false;
     if (!at(Tok::Ident))
       return fail("expected an op name" + found());
     const Token &nameTok = take();
@@ -1076,7 +835,7 @@ private:
                                llvm::Twine(info.regions.size()) +
                                " regions, has " + llvm::Twine(regions));
     for (unsigned i = 0; i < resultIds.size(); ++i) {
-      Value *v = defineValue(resultIds[i], types[i]);
+      Value *v = defineValue(*prog, resultIds[i], types[i]);
       if (!v)
         return false;
       v->def = raw;
@@ -1093,30 +852,8 @@ private:
     Region *raw = r.get();
     parent.regions.push_back(std::move(r));
     Block &b = raw->block;
-    if (atPunct('^')) {
-      take();
-      if (!expectPunct('('))
-        return false;
-      while (!atPunct(')')) {
-        if (!b.args.empty() && !expectPunct(','))
-          return false;
-        if (!at(Tok::ValueId))
-          return fail("expected a block argument '%id'" + found());
-        const Token &idTok = take();
-        Type t;
-        if (!expectPunct(':') || !parseType(t))
-          return false;
-        Value *v = defineValue(idTok, t);
-        if (!v)
-          return false;
-        v->owner = &b;
-        v->argNo = b.args.size();
-        b.args.push_back(v);
-      }
-      take();
-      if (!expectPunct(':'))
-        return false;
-    }
+    if (!parseBlockArgs(*prog, b, [&](Type &t) { return parseType(t); }))
+      return false;
     if (!parseOps(b))
       return false;
     return expectPunct('}');
@@ -1131,18 +868,12 @@ bool intent::phys::parsePrograms(llvm::StringRef text,
                                  std::string &error) {
   std::vector<Token> toks;
   std::vector<Comment> comments;
-  Token bad;
   intent::text::LexOptions opts;
   opts.punct = "(){}<>[],:;=^?";
   opts.percentInNames = true;
   opts.dashJoinsNames = true;
-  if (!intent::text::lex(text, opts, toks, comments, bad)) {
-    error = (bufferName + ":" + llvm::Twine(bad.line) + ":" +
-             llvm::Twine(bad.col) + ": error: unexpected character '" +
-             bad.text + "'")
-                .str();
+  if (!intent::text::lexOrError(text, opts, bufferName, toks, comments, error))
     return false;
-  }
   Parser p(std::move(toks), std::move(comments), bufferName, error);
   return p.parseAll(out);
 }

@@ -77,11 +77,9 @@ Affine PhysAffine::of(const Value *v) {
     case Opcode::Neg:
       return of(op->operands[0]).scaled(-1);
     case Opcode::Mul: {
-      Affine a = of(op->operands[0]), b = of(op->operands[1]);
-      if (a.valid && a.terms.empty())
-        return b.scaled(a.constant);
-      if (b.valid && b.terms.empty())
-        return a.scaled(b.constant);
+      if (std::optional<Affine> r =
+              of(op->operands[0]).times(of(op->operands[1])))
+        return *r;
       break;
     }
     case Opcode::Cast: {

@@ -28,6 +28,8 @@
 #include "Physical/IR.h"
 #include "Physical/OpTable.h"
 
+#include "KIR/PrinterBase.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -79,7 +81,7 @@ public:
       os << (i ? ", " : "") << "%" << p.param(i)->id << " " << par.name << ": ";
       printType(os, par.type);
       if (par.type.isView())
-        os << " " << accessName(par.access);
+        os << " " << kir::accessName(par.access);
       if (par.isConstexpr)
         os << " constexpr";
     }
@@ -99,35 +101,14 @@ private:
   const Program &p;
   bool withLocs;
 
-  static llvm::StringRef accessName(kir::Access a) {
-    switch (a) {
-    case kir::Access::None:
-      return "none";
-    case kir::Access::Read:
-      return "r";
-    case kir::Access::Write:
-      return "w";
-    case kir::Access::ReadWrite:
-      return "rw";
-    }
-    return "?";
-  }
-
   std::string paramName(unsigned i) const {
     if (i < p.params.size() && !p.params[i].name.empty())
       return p.params[i].name;
     return "arg" + std::to_string(i);
   }
 
-  void indent(unsigned n) {
-    for (unsigned i = 0; i < n; ++i)
-      os << "  ";
-  }
-
-  void printLoc(const Loc &l) {
-    if (withLocs && l.valid())
-      os << " loc(" << l.line << ":" << l.col << ")";
-  }
+  void indent(unsigned n) { text::indent(os, n); }
+  void printLoc(const Loc &l) { text::printLoc(os, l, withLocs); }
 
   void printLaunch() {
     using K = LaunchExpr::Kind;
@@ -276,11 +257,7 @@ private:
 
   void printOp(const Op &op, unsigned depth) {
     indent(depth);
-    if (!op.results.empty()) {
-      for (unsigned i = 0; i < op.results.size(); ++i)
-        os << (i ? ", " : "") << "%" << op.results[i]->id;
-      os << " = ";
-    }
+    text::printResultIds(os, op);
     const OpInfo &info = opInfo(op.opcode);
     os << info.name;
     bool isAccess = info.hasAccess();
@@ -295,25 +272,10 @@ private:
       if (Value *g = op.guard())
         os << " guard(%" << g->id << ")";
     } else {
-      for (unsigned i = 0; i < op.operands.size(); ++i)
-        os << (i ? ", " : " ") << "%" << op.operands[i]->id;
+      text::printOperandIds<Value>(os, op.operands);
     }
-    if (!op.attrs.empty()) {
-      os << " {";
-      for (unsigned i = 0; i < op.attrs.size(); ++i) {
-        os << (i ? ", " : "") << op.attrs[i].name << " = ";
-        printAttr(os, op.attrs[i].value);
-      }
-      os << "}";
-    }
-    if (!op.results.empty()) {
-      os << " : ";
-      for (unsigned i = 0; i < op.results.size(); ++i) {
-        if (i)
-          os << ", ";
-        printType(os, op.results[i]->type);
-      }
-    }
+    text::printAttrDict(os, op.attrs);
+    text::printResultTypes(os, op);
     if (isAccess)
       printAccess(op);
     if (!op.acc.empty())
@@ -325,15 +287,7 @@ private:
       bool isElse = r < info.regions.size() && info.regions[r] == "else";
       os << (isElse ? " else {\n" : " {\n");
       const Block &b = op.regions[r]->block;
-      if (!b.args.empty()) {
-        indent(depth);
-        os << "^(";
-        for (unsigned i = 0; i < b.args.size(); ++i) {
-          os << (i ? ", " : "") << "%" << b.args[i]->id << ": ";
-          printType(os, b.args[i]->type);
-        }
-        os << "):\n";
-      }
+      text::printBlockArgs(os, b, depth);
       for (const auto &sub : b.ops)
         printOp(*sub, depth + 1);
       indent(depth);

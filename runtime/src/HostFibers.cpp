@@ -16,9 +16,9 @@
 // trivially destructible locals) and is rethrown on the host thread, which
 // the launch reports like any host failure.
 //
-// Context switch: a dozen instructions of x86-64 assembly (callee-saved
-// registers, the SSE and x87 control words, the stack pointer); elsewhere
-// ucontext. Stacks: StackBytes per fiber, mapped once per host thread (lazily
+// Context switch: intent/runtime/detail/fiber_context.hpp (a dozen
+// instructions of x86-64 assembly; elsewhere ucontext), shared with the
+// physical interpreter's fibers. Stacks: StackBytes per fiber, mapped once per host thread (lazily
 // committed) and reused for every CTA; a canary at the bottom of each stack,
 // checked when the CTA ends, reports an overflow that did not crash first (no
 // guard pages: two memory mappings per fiber would exhaust the kernel's map
@@ -27,6 +27,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+
+#include "intent/runtime/detail/fiber_context.hpp"
 
 #include <sys/mman.h>
 
@@ -38,11 +40,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#if !defined(__x86_64__) || defined(INTENT_RT_UCONTEXT_FIBERS)
-#define INTENT_RT_USE_UCONTEXT 1
-#include <ucontext.h>
-#endif
 
 namespace intent {
 namespace rt {
@@ -67,102 +64,9 @@ constexpr unsigned char SharedPoison = 0xff;
 
 //===--- Contexts ---------------------------------------------------------===//
 
-#if !defined(INTENT_RT_USE_UCONTEXT)
-
-} // namespace
-} // namespace detail
-} // namespace rt
-} // namespace intent
-
-// void intent_rt_fiber_switch(void **Save, void *Next): saves the
-// callee-saved state on the current stack, stores the stack pointer in
-// *Save, and resumes the context whose stack pointer is Next.
-extern "C" void intent_rt_fiber_switch(void **Save, void *Next);
-asm(R"(
-  .text
-  .p2align 4
-  .globl intent_rt_fiber_switch
-  .hidden intent_rt_fiber_switch
-  .type intent_rt_fiber_switch,@function
-intent_rt_fiber_switch:
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-  .size intent_rt_fiber_switch, .-intent_rt_fiber_switch
-)");
-
-namespace intent {
-namespace rt {
-namespace detail {
-namespace {
-
-struct Context {
-  void *Sp = nullptr;
-};
-
-void switchContext(Context &From, Context &To) {
-  intent_rt_fiber_switch(&From.Sp, To.Sp);
-}
-
-/// Prepares C to start Entry on the stack [Base, Base + Bytes): the frame
-/// intent_rt_fiber_switch pops (control words, six registers) and Entry as
-/// its return address, placed so that Entry starts with the stack alignment
-/// of a called function, above it a null return address.
-void makeContext(Context &C, unsigned char *Base, std::size_t Bytes,
-                 void (*Entry)()) {
-  auto Top = reinterpret_cast<std::uintptr_t>(Base + Bytes) & ~std::uintptr_t(15);
-  auto *Slots = reinterpret_cast<std::uint64_t *>(Top);
-  Slots[-1] = 0;                                        // Entry's return address
-  Slots[-2] = reinterpret_cast<std::uint64_t>(Entry);   // popped by ret
-  for (int R = 3; R <= 8; ++R)                          // rbp rbx r12..r15
-    Slots[-R] = 0;
-  // The SSE control word (all exceptions masked, round to nearest) and the
-  // x87 control word (extended precision, all exceptions masked).
-  std::uint32_t Control[2] = {0x1f80, 0x037f};
-  std::memcpy(&Slots[-9], Control, sizeof(Control));
-  C.Sp = &Slots[-9];
-}
-
-#else // ucontext
-
-struct Context {
-  ucontext_t Uc;
-};
-
-void switchContext(Context &From, Context &To) {
-  if (swapcontext(&From.Uc, &To.Uc) != 0)
-    std::terminate();
-}
-
-void makeContext(Context &C, unsigned char *Base, std::size_t Bytes,
-                 void (*Entry)()) {
-  if (getcontext(&C.Uc) != 0)
-    std::terminate();
-  C.Uc.uc_stack.ss_sp = Base;
-  C.Uc.uc_stack.ss_size = Bytes;
-  C.Uc.uc_link = nullptr;
-  makecontext(&C.Uc, Entry, 0);
-}
-
-#endif
+/// Created and switched by intent/runtime/detail/fiber_context.hpp, which
+/// the physical interpreter's fibers use too.
+using Context = FiberContext;
 
 //===--- The per-thread fiber runner --------------------------------------===//
 

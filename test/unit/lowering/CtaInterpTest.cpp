@@ -124,6 +124,38 @@ bool hasError(const std::vector<std::string> &errors, const std::string &what) {
   return false;
 }
 
+/// Parses `text` and expects the verifier to accept it; null when it does
+/// not parse (after a failed expectation).
+std::unique_ptr<phys::Program> parseVerified(const std::string &text) {
+  std::unique_ptr<phys::Program> p = parse(text);
+  if (p) {
+    std::vector<std::string> errors = verify(*p);
+    EXPECT_TRUE(errors.empty()) << joined(errors);
+  }
+  return p;
+}
+
+/// Whether the verifier reports an error containing `what` for `p`; the
+/// failure lists what it reported instead.
+testing::AssertionResult reports(const phys::Program &p,
+                                 const std::string &what) {
+  std::vector<std::string> errors = verify(p);
+  if (hasError(errors, what))
+    return testing::AssertionSuccess();
+  return testing::AssertionFailure()
+         << "no error containing \"" << what << "\" among:\n"
+         << joined(errors);
+}
+
+/// The same for the program `text`, which must parse.
+testing::AssertionResult reports(const std::string &text,
+                                 const std::string &what) {
+  std::unique_ptr<phys::Program> p = parse(text);
+  if (!p)
+    return testing::AssertionFailure() << "the program does not parse";
+  return reports(*p, what);
+}
+
 std::vector<float> randomFloats(size_t n, unsigned seed) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> d(-1, 1);
@@ -211,10 +243,8 @@ Rows makeRows(int64_t rows, int64_t n, int64_t outPerRow, unsigned seed) {
 }
 
 TEST(CtaInterp, TreeReductionThroughSharedMemory) {
-  std::unique_ptr<phys::Program> p = parse(treeReduction());
+  std::unique_ptr<phys::Program> p = parseVerified(treeReduction());
   ASSERT_TRUE(p);
-  std::vector<std::string> errors = verify(*p);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
   // Size-1, odd, full and empty rows; no rows at all.
   for (int64_t n : {1, 7, 63, 64, 0})
     for (int64_t rows : {5, 1, 0}) {
@@ -237,9 +267,8 @@ TEST(CtaInterp, DroppedBarrierIsASharedMemoryRace) {
         treeReduction(),
         std::string("barrier {scope = \"cta\"} origin(synth ") + drop + ")\n",
         "");
-    std::unique_ptr<phys::Program> p = parse(text);
+    std::unique_ptr<phys::Program> p = parseVerified(text);
     ASSERT_TRUE(p);
-    EXPECT_TRUE(verify(*p).empty()) << joined(verify(*p));
     Rows d = makeRows(3, 64, 1, 5);
     PhysRunResult r = runRows(*p, d, 0);
     EXPECT_FALSE(r.ok) << drop;
@@ -338,10 +367,8 @@ float hostButterfly(const float *v) {
 }
 
 TEST(CtaInterp, WarpShuffleReduction) {
-  std::unique_ptr<phys::Program> p = parse(warpReduction());
+  std::unique_ptr<phys::Program> p = parseVerified(warpReduction());
   ASSERT_TRUE(p);
-  std::vector<std::string> errors = verify(*p);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
   for (int64_t n : {64, 33, 1, 0}) {
     Rows d = makeRows(4, n, 1, 21 + n);
     PhysRunResult r = runRows(*p, d, 0);
@@ -373,10 +400,8 @@ std::string shuffleProgram(const std::string &mode, int k) {
 TEST(CtaInterp, ShuffleModes) {
   for (const char *mode : {"xor", "down", "idx"})
     for (int k : {0, 1, 5, 31, 33}) {
-      std::unique_ptr<phys::Program> p = parse(shuffleProgram(mode, k));
+      std::unique_ptr<phys::Program> p = parseVerified(shuffleProgram(mode, k));
       ASSERT_TRUE(p);
-      std::vector<std::string> errors = verify(*p);
-      EXPECT_TRUE(errors.empty()) << joined(errors);
       Rows d = makeRows(2, 64, 64, 7);
       PhysRunResult r = runRows(*p, d, 64);
       ASSERT_TRUE(r.ok) << r.error;
@@ -408,10 +433,8 @@ TEST(CtaInterp, BitcastAndCtaSize) {
           "        %24 = cast %23 : i64 origin(synth test)\n"
           "        store %0[%9, %24], %19 access(assumed, thread) prov(op 5) "
           "origin(synth test)\n");
-  std::unique_ptr<phys::Program> p = parse(text);
+  std::unique_ptr<phys::Program> p = parseVerified(text);
   ASSERT_TRUE(p);
-  std::vector<std::string> errors = verify(*p);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
   Rows d = makeRows(3, 64, 64, 17);
   PhysRunResult r = runRows(*p, d, 64);
   ASSERT_TRUE(r.ok) << r.error;
@@ -445,10 +468,8 @@ std::string blockReverse() {
 }
 
 TEST(CtaInterp, BlockReverseThroughSharedMemory) {
-  std::unique_ptr<phys::Program> p = parse(blockReverse());
+  std::unique_ptr<phys::Program> p = parseVerified(blockReverse());
   ASSERT_TRUE(p);
-  std::vector<std::string> errors = verify(*p);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
   for (int64_t n : {64, 17, 1, 0}) {
     Rows d = makeRows(3, n, n, 31 + n);
     PhysRunResult r = runRows(*p, d, n);
@@ -517,10 +538,8 @@ std::string vectorScale() {
 }
 
 TEST(CtaInterp, VectorAccessesTakeTheAlignedOrTheScalarPath) {
-  std::unique_ptr<phys::Program> p = parse(vectorScale());
+  std::unique_ptr<phys::Program> p = parseVerified(vectorScale());
   ASSERT_TRUE(p);
-  std::vector<std::string> errors = verify(*p);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
   for (int misaligned = 0; misaligned < 2; ++misaligned)
     for (int checked = 0; checked < 2; ++checked)
       for (int64_t n : {128, 6, 1, 0}) {
@@ -611,17 +630,16 @@ TEST(CtaInterp, BarrierUnderThreadDependentControlFlow) {
   // warp_id == 0: varies per warp only; a warp barrier may sit there, a
   // CTA barrier not.
   {
-    std::unique_ptr<phys::Program> p = parse(barrierUnderThreadIf("warp", "%21"));
+    std::unique_ptr<phys::Program> p =
+        parseVerified(barrierUnderThreadIf("warp", "%21"));
     ASSERT_TRUE(p);
-    EXPECT_TRUE(verify(*p).empty()) << joined(verify(*p));
     Rows d = makeRows(2, 64, 1, 1);
     EXPECT_TRUE(runRows(*p, d, 0).ok);
   }
   {
     std::unique_ptr<phys::Program> p = parse(barrierUnderThreadIf("cta", "%21"));
     ASSERT_TRUE(p);
-    EXPECT_TRUE(hasError(verify(*p), "varies per warp (op 21, if)"))
-        << joined(verify(*p));
+    EXPECT_TRUE(reports(*p, "varies per warp (op 21, if)"));
     Rows d = makeRows(2, 64, 1, 1);
     PhysRunResult r = runRows(*p, d, 0);
     EXPECT_FALSE(r.ok);
@@ -647,11 +665,10 @@ TEST(CtaInterp, ShuffleReachedByHalfAWarp) {
           "        }\n");
   std::unique_ptr<phys::Program> p = parse(text);
   ASSERT_TRUE(p);
-  EXPECT_TRUE(hasError(verify(*p), "[uniform] op 19 (shuffle): a shuffle "
-                                   "must be reached by every thread of its "
-                                   "warp, but it sits under control flow "
-                                   "that varies per thread (op 18, if)"))
-      << joined(verify(*p));
+  EXPECT_TRUE(reports(*p, "[uniform] op 19 (shuffle): a shuffle "
+                      "must be reached by every thread of its "
+                      "warp, but it sits under control flow "
+                      "that varies per thread (op 18, if)"));
   Rows d = makeRows(1, 64, 1, 1);
   PhysRunResult r = runRows(*p, d, 0);
   EXPECT_FALSE(r.ok);
@@ -680,12 +697,11 @@ TEST(CtaInterp, UniformityFollowsLoopsAndLoads) {
             "          yield origin(synth test)\n"
             "        }\n");
   };
-  EXPECT_TRUE(hasError(verify(*parse(program("%12"))),
-                       "varies per thread (op 19, for)"));
-  EXPECT_TRUE(hasError(verify(*parse(program("%19"))),
-                       "varies per thread (op 19, for)"));
-  EXPECT_TRUE(verify(*parse(program("%18"))).empty())
-      << joined(verify(*parse(program("%18"))));
+  EXPECT_TRUE(reports(program("%12"),
+                      "varies per thread (op 19, for)"));
+  EXPECT_TRUE(reports(program("%19"),
+                      "varies per thread (op 19, for)"));
+  EXPECT_TRUE(parseVerified(program("%18")));
 }
 
 TEST(CtaInterp, UniformityOfLoopsIteratesToAFixpoint) {
@@ -714,9 +730,8 @@ TEST(CtaInterp, UniformityOfLoopsIteratesToAFixpoint) {
             "          yield %24 origin(synth test)\n"
             "        }\n");
   };
-  std::unique_ptr<phys::Program> ok = parse(program("%17", "%18"));
+  std::unique_ptr<phys::Program> ok = parseVerified(program("%17", "%18"));
   ASSERT_TRUE(ok);
-  EXPECT_TRUE(verify(*ok).empty()) << joined(verify(*ok));
   Rows d = makeRows(2, 64, 1, 1);
   PhysRunResult r = runRows(*ok, d, 0);
   EXPECT_TRUE(r.ok) << r.error;
@@ -725,12 +740,12 @@ TEST(CtaInterp, UniformityOfLoopsIteratesToAFixpoint) {
         parse(bad == std::string("bound") ? program("%12", "%18")
                                           : program("%17", "%12"));
     ASSERT_TRUE(p);
-    EXPECT_TRUE(hasError(verify(*p), "[uniform] op 21 (barrier): a CTA "
-                                     "barrier must be reached by every "
-                                     "thread of its CTA, but it sits under "
-                                     "control flow that varies per thread "
-                                     "(op 18, loop)"))
-        << bad << "\n" << joined(verify(*p));
+    EXPECT_TRUE(reports(*p, "[uniform] op 21 (barrier): a CTA "
+                        "barrier must be reached by every "
+                        "thread of its CTA, but it sits under "
+                        "control flow that varies per thread "
+                        "(op 18, loop)"))
+        << bad;
   }
 }
 
@@ -738,37 +753,32 @@ TEST(CtaInterp, SharedRecordsAndScope) {
   std::string text = treeReduction();
   // Beyond the CTA's shared memory.
   std::string big = replaceAll(text, "shared_offset 0", "shared_offset 16");
-  EXPECT_TRUE(hasError(verify(*parse(big)),
-                       "[shared] cta_shared buffer 2 (s) occupies bytes [16, "
-                       "272), beyond the CTA's 256 bytes of shared memory"))
-      << joined(verify(*parse(big)));
+  EXPECT_TRUE(reports(big,
+                      "[shared] cta_shared buffer 2 (s) occupies bytes [16, "
+                      "272), beyond the CTA's 256 bytes of shared memory"));
   // No offset.
   std::string none = replaceAll(text, " shared_offset 0", "");
-  EXPECT_TRUE(hasError(verify(*parse(none)),
-                       "[shared] cta_shared buffer 2 (s) has no shared_offset"))
-      << joined(verify(*parse(none)));
+  EXPECT_TRUE(reports(none,
+                      "[shared] cta_shared buffer 2 (s) has no shared_offset"));
   // Two records over the same bytes.
   std::string two = replaceAll(
       replaceAll(text, "shared 256)", "shared 512)"),
       "  body {\n",
       "  buffer 3 t: cta_shared f32 size 4 shared_offset 240 init first_write "
       "ownership none writers [] readers []\n  body {\n");
-  EXPECT_TRUE(hasError(verify(*parse(two)),
-                       "[shared] cta_shared buffer 3 (t) overlaps cta_shared "
-                       "buffer 2 (s)"))
-      << joined(verify(*parse(two)));
+  EXPECT_TRUE(reports(two,
+                      "[shared] cta_shared buffer 3 (t) overlaps cta_shared "
+                      "buffer 2 (s)"));
   // Shared memory in a thread-scope program (which also may not use the
   // primitives: lit passes/coop_uniform.test).
   std::string thread = replaceAll(text, "scope(cta, threads 64, shared 256)",
                                   "scope(thread)");
-  EXPECT_TRUE(hasError(verify(*parse(thread)),
-                       "[shared] cta_shared buffer 2 (s) in a program of exec "
-                       "scope thread"))
-      << joined(verify(*parse(thread)));
-  EXPECT_TRUE(hasError(verify(*parse(thread)),
-                       "[scope] op 10 (thread_id): the cooperative primitives "
-                       "need exec scope cta"))
-      << joined(verify(*parse(thread)));
+  EXPECT_TRUE(reports(thread,
+                      "[shared] cta_shared buffer 2 (s) in a program of exec "
+                      "scope thread"));
+  EXPECT_TRUE(reports(thread,
+                      "[scope] op 10 (thread_id): the cooperative primitives "
+                      "need exec scope cta"));
 }
 
 TEST(CtaInterp, ThreadRangesProveSharedAccesses) {
@@ -779,20 +789,18 @@ TEST(CtaInterp, ThreadRangesProveSharedAccesses) {
       "%90 = constant {value = 1} : i64 origin(synth test)\n"
       "        %91 = add %12, %90 : i64 origin(synth test)\n"
       "        store %10[%91], %15 access(proven, thread)");
-  EXPECT_TRUE(hasError(verify(*parse(text)),
-                       "claims to be proven in bounds, but coordinate 0 may "
-                       "reach the buffer's size 64"))
-      << joined(verify(*parse(text)));
+  EXPECT_TRUE(reports(text,
+                      "claims to be proven in bounds, but coordinate 0 may "
+                      "reach the buffer's size 64"));
   // A vector access's proof covers its last element.
   std::string vec = replaceAll(
       vectorScale(), "vector_load %1[%9, %15] {width = 4} : f32, f32, f32, f32 access(assumed",
       "vector_load %10[%15] {width = 4} : f32, f32, f32, f32 access(proven");
   vec = replaceAll(vec, "prov(op 4) origin(synth test)\n          %38",
                    "origin(synth test)\n          %38");
-  EXPECT_TRUE(hasError(verify(*parse(vec)),
-                       "claims to be proven in bounds, but coordinate 0 may "
-                       "reach the buffer's size 1"))
-      << joined(verify(*parse(vec)));
+  EXPECT_TRUE(reports(vec,
+                      "claims to be proven in bounds, but coordinate 0 may "
+                      "reach the buffer's size 1"));
 }
 
 TEST(CtaInterp, ThreadsOfOneProgramRaceOnGlobalMemory) {
@@ -843,9 +851,8 @@ TEST(CtaInterp, ThousandsOfCtasOf256Threads) {
   text = replaceAll(text, "buffer<f32, 64>", "buffer<f32, 256>");
   text = replaceAll(text, "{value = 6} : i64", "{value = 8} : i64");
   text = replaceAll(text, "{value = 32} : i64", "{value = 128} : i64");
-  std::unique_ptr<phys::Program> p = parse(text);
+  std::unique_ptr<phys::Program> p = parseVerified(text);
   ASSERT_TRUE(p);
-  EXPECT_TRUE(verify(*p).empty()) << joined(verify(*p));
   // A thousand instances of 256 fibers, each thread ~100 ops: about half a
   // million thread runs with 9 CTA barriers each.
   Rows d = makeRows(1000, 256, 1, 9);
