@@ -332,10 +332,9 @@ private:
     case Opcode::Sub:
       return a.plus(b.scaled(-1));
     default:
-      if (opc == Opcode::Mul && a.valid && a.terms.empty())
-        return b.scaled(a.constant);
-      if (opc == Opcode::Mul && b.valid && b.terms.empty())
-        return a.scaled(b.constant);
+      if (opc == Opcode::Mul)
+        if (std::optional<Affine> product = a.times(b))
+          return *product;
       if (!a.valid || !b.valid)
         return self;
       std::string x = a.str(), y = b.str();
