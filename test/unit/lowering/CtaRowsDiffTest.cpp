@@ -9,13 +9,17 @@
 // scalar paths (misaligned views, the bounds-checked launch) and a shuffled
 // program order. Float results of reassociated reductions match within a
 // relative tolerance; integer ones and arg-reductions exactly. A program
-// with a barrier dropped is reported as a shared-memory race.
+// with a barrier dropped is reported as a shared-memory race. The shared
+// buffer sized per launch prints, parses back and breaks [shared] when its
+// expressions are wrong.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DiffHarness.h"
 
 #include "Physical/IR.h"
+#include "Physical/Parser.h"
+#include "Physical/Verifier.h"
 
 using namespace intent;
 using namespace intent::test;
@@ -325,4 +329,77 @@ TEST(CtaRowsDiff, DroppedStagingBarrierIsASharedMemoryRace) {
   EXPECT_NE(pr.error.find("shared-memory race on buffer rows_stage_in"),
             std::string::npos)
       << pr.error;
+}
+
+TEST(CtaRowsDiff, BufferSizedPerLaunchRoundTripsAndIsChecked) {
+  auto m = parse(softmaxFrom());
+  ASSERT_TRUE(m);
+  PipelineResult r = runPipeline(*m->kernels[0]);
+  ASSERT_TRUE(r.ok());
+  phys::Program &p = *r.program;
+  ASSERT_GE(p.sharedBytesExpr, 0);
+  const phys::Buffer *staged = nullptr;
+  for (const phys::Buffer &b : p.buffers)
+    if (b.sizeExpr >= 0)
+      staged = &b;
+  ASSERT_TRUE(staged);
+  EXPECT_EQ(staged->name, "rows_stage_in");
+  EXPECT_GE(staged->sharedOffsetExpr, 0);
+  // The staged row follows the static scratch.
+  for (const phys::Buffer &b : p.buffers)
+    if (b.scope == phys::BufferScope::CTAShared && b.sizeExpr < 0)
+      EXPECT_LE(b.sharedOffset + b.size * 4, p.sharedBytes);
+  std::string text = phys::programToString(p);
+  EXPECT_NE(text.find("dynamic e"), std::string::npos);
+  EXPECT_NE(text.find("rows_stage_in: cta_shared f32 size e"), std::string::npos);
+  std::vector<std::unique_ptr<phys::Program>> parsed;
+  std::string err;
+  ASSERT_TRUE(phys::parsePrograms(text, "roundtrip", parsed, err)) << err;
+  ASSERT_EQ(parsed.size(), 1u);
+  std::vector<std::string> errors;
+  EXPECT_TRUE(phys::verifyProgram(*parsed[0], nullptr, errors))
+      << (errors.empty() ? "" : errors[0]);
+  EXPECT_EQ(phys::programToString(*parsed[0]), text);
+  // The launch sizes it: 0 elements when the rows do not fit, the row's
+  // length otherwise (the interpreter's and the wrapper's value).
+  std::vector<ArgSpec> small = {ArgSpec::view(ScalarKind::F32, {2, 10}),
+                                ArgSpec::view(ScalarKind::F32, {2, 10}),
+                                ArgSpec::i64(0)};
+  std::vector<ArgSpec> large = {ArgSpec::view(ScalarKind::F32, {2, 40000}),
+                                ArgSpec::view(ScalarKind::F32, {2, 40000}),
+                                ArgSpec::i64(0)};
+  for (auto *specs : {&small, &large}) {
+    Memory mem = makeMemory(*specs, 1);
+    std::optional<interp::Scalar> n = interp::evalLaunchExpr(
+        p, staged->sizeExpr, test::bind(*specs, mem), err);
+    ASSERT_TRUE(n) << err;
+    EXPECT_EQ(n->i, specs == &small ? 10 : 0);
+  }
+  auto broken = [&](const std::function<void(phys::Program &)> &edit,
+                    const std::string &want) {
+    std::vector<std::unique_ptr<phys::Program>> copy;
+    ASSERT_TRUE(phys::parsePrograms(text, "broken", copy, err)) << err;
+    edit(*copy[0]);
+    std::vector<std::string> errs;
+    EXPECT_FALSE(phys::verifyProgram(*copy[0], nullptr, errs));
+    bool found = false;
+    for (const std::string &e : errs)
+      found |= e.find(want) != std::string::npos;
+    EXPECT_TRUE(found) << want << " not in " << (errs.empty() ? "" : errs[0]);
+  };
+  const unsigned id = staged->id;
+  broken([&](phys::Program &q) { q.sharedBytesExpr = -1; },
+         "[shared] cta_shared buffer " + std::to_string(id) +
+             " (rows_stage_in) is sized per launch, but the program has no "
+             "dynamic shared bytes");
+  broken(
+      [&](phys::Program &q) {
+        // A bool expression (the "fits" flag) is no size.
+        for (unsigned e = 0; e < q.exprs.size(); ++e)
+          if (q.exprs[e].type == ScalarKind::Bool)
+            q.buffers[id].sizeExpr = static_cast<int>(e);
+      },
+      "is sized per launch: it needs i64 launch expressions");
+  broken([&](phys::Program &q) { q.buffers[id].sharedOffset = 64; },
+         "is sized per launch: it needs i64 launch expressions");
 }
