@@ -2,9 +2,8 @@
 // cta-rows emitter writes a reduce's value region several times (the
 // unrolled strided steps and their tail, and again in the register
 // variant), grid-reduce once per vector step; each emission of a loop in it
-// gets its own exit/step labels (stepN, stepN_1, ...), and cta-rows' explicit
-// form copies the region as ops (each copy a loop with its own id), so the
-// generated file compiles with nvcc. Covers for/while/do loops with break, continue and
+// gets its own exit/step labels (stepN, stepN_1, ...), so the generated file
+// compiles with nvcc. Covers for/while/do loops with break, continue and
 // carried values in reduce, argmin/argmax and scan value lambdas, in a
 // parallel_for, at kernel level and in a nested parallel_for.
 // RUN: rm -rf %t && %intent_syntax -I%intent_runtime_include -fplugin-arg-intent-out=%t %s
@@ -16,16 +15,15 @@ using intent::index;
 using intent::view;
 namespace ops = intent::ops;
 
-// The k-means distance loop: one CTA per point (cta-rows without register
-// rows: written as ops), the argmin's value region copied as ops into the
-// four unrolled steps and the tail, each copy a loop of its own.
+// The k-means distance loop: one CTA per point (cta-rows), the argmin's value
+// region emitted in the unrolled steps, the tail and the register variant.
 // CHECK-LABEL: kmeans_assign
 // CHECK: goto exit[[L:[0-9]+]];
 // CHECK: step[[L]]:;
 // CHECK: exit[[L]]:;
-// CHECK: goto exit[[M:[0-9]+]];
-// CHECK: step[[M]]:;
-// CHECK: exit[[M]]:;
+// CHECK: goto exit[[L]]_1;
+// CHECK: step[[L]]_1:;
+// CHECK: exit[[L]]_1:;
 [[intent::kernel]] void kmeans_assign(view<index, 1> assign,
                                       view<float, 1> dist,
                                       view<const float, 2> x,
@@ -44,11 +42,9 @@ namespace ops = intent::ops;
   });
 }
 
-// break, continue and two carried values in a reduce of a row (cta-rows,
-// written as ops: the row is read under a loop, so not in registers).
+// break, continue and two carried values in a reduce of a row (cta-rows).
 // CHECK-LABEL: row_pruned
-// CHECK: step[[P:[0-9]+]]:;
-// CHECK: step[[Q:[0-9]+]]:;
+// CHECK: step[[P:[0-9]+]]_1:;
 [[intent::kernel]] void row_pruned(view<float, 1> out, view<const float, 2> x,
                                    view<const int, 1> mask) {
   intent::parallel_for(x.extent(0), [&](index i) {

@@ -1,8 +1,8 @@
 //===- CtaRowsDiffTest.cpp - cta-rows' explicit form against KIR ----------===//
 //
-// Row kernels that cta-rows lowers into the cooperative primitives (the
-// programs without register rows: user combines, reductions over a
-// sub-range of the row): the physical interpreter runs each CTA as fibers
+// Row kernels that cta-rows and cta-rows-ops lower into the cooperative
+// primitives (the programs without register rows: user combines,
+// reductions over a sub-range of the row): the physical interpreter runs each CTA as fibers
 // (real barriers, shuffles, shared memory, the race check) and the results
 // are compared with the KIR interpreter's serial ones, for row lengths 0,
 // 1, 3, 255, 257 and 1031, rows that do not fit the staging budget, the
@@ -163,6 +163,15 @@ std::string argFrom(const std::string &rules, const std::string &t) {
          "}\n";
 }
 
+/// The default pipeline with cta-rows-ops after cta-rows (not a default
+/// pass: docs/passes.md §3).
+PipelineOptions withRowOps() {
+  PipelineOptions o;
+  o.passes = std::vector<std::string>{"grid-reduce", "cta-rows", "cta-rows-ops",
+                                      "row-cache",   "widen",    "atomic-scopes"};
+  return o;
+}
+
 std::unique_ptr<kir::Module> parse(const std::string &text) {
   std::string err;
   auto m = kir::parseModule(text, "cta_rows_diff", err);
@@ -193,7 +202,7 @@ bool explicitForm(const phys::Program &p) {
 /// checked launch) with the KIR interpreter on the same inputs.
 void compareRuns(const kir::Kernel &k, const std::vector<ArgSpec> &specs,
                  uint64_t seed, double tol) {
-  PipelineResult r = runPipeline(k);
+  PipelineResult r = runPipeline(k, withRowOps());
   ASSERT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
   ASSERT_TRUE(explicitForm(*r.program)) << phys::programToString(*r.program);
   Memory init = makeMemory(specs, seed);
@@ -304,7 +313,7 @@ TEST(CtaRowsDiff, ArgReductionsWithTiesAndNaNs) {
 TEST(CtaRowsDiff, DroppedStagingBarrierIsASharedMemoryRace) {
   auto m = parse(softmaxFrom());
   ASSERT_TRUE(m);
-  PipelineResult r = runPipeline(*m->kernels[0]);
+  PipelineResult r = runPipeline(*m->kernels[0], withRowOps());
   ASSERT_TRUE(r.ok());
   // The staging copy ends with a barrier (the last op of the `if` that
   // stages); without it a thread reads an element another thread writes.
@@ -334,7 +343,7 @@ TEST(CtaRowsDiff, DroppedStagingBarrierIsASharedMemoryRace) {
 TEST(CtaRowsDiff, BufferSizedPerLaunchRoundTripsAndIsChecked) {
   auto m = parse(softmaxFrom());
   ASSERT_TRUE(m);
-  PipelineResult r = runPipeline(*m->kernels[0]);
+  PipelineResult r = runPipeline(*m->kernels[0], withRowOps());
   ASSERT_TRUE(r.ok());
   phys::Program &p = *r.program;
   ASSERT_GE(p.sharedBytesExpr, 0);
@@ -402,4 +411,24 @@ TEST(CtaRowsDiff, BufferSizedPerLaunchRoundTripsAndIsChecked) {
       "is sized per launch: it needs i64 launch expressions");
   broken([&](phys::Program &q) { q.buffers[id].sharedOffset = 64; },
          "is sized per launch: it needs i64 launch expressions");
+}
+
+TEST(CtaRowsDiff, NotInTheDefaultPipeline) {
+  // The default pipeline keeps the annotated form (cpu mode runs its serial
+  // host code); cta-rows-ops leaves register-row programs annotated.
+  auto m = parse(welfordRows());
+  ASSERT_TRUE(m);
+  PipelineResult r = runPipeline(*m->kernels[0]);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(explicitForm(*r.program));
+  bool dist = false;
+  phys::walk(*r.program->body,
+             [&](const phys::Op &o) { dist |= o.attr("dist") != nullptr; });
+  EXPECT_TRUE(dist);
+  auto soft = loadKernel("softmax.kir");
+  ASSERT_TRUE(soft);
+  PipelineResult s = runPipeline(*soft->kernels[0], withRowOps());
+  ASSERT_TRUE(s.ok());
+  EXPECT_GT(s.program->regMaxK, 0);
+  EXPECT_FALSE(explicitForm(*s.program));
 }
