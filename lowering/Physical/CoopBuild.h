@@ -20,7 +20,8 @@
 //
 // Combines are callbacks that emit ops at the builder's insertion point, so
 // a reduce's combine region (inlined), an arg-merge or a built-in operator
-// all fit. Used by cta-rows (Passes/CtaRows.cpp).
+// all fit. Used by cta-rows-ops (Passes/CtaRowsOps.cpp); grid-reduce can
+// switch its CTA tree to ctaReduce / warpTreeDown.
 //
 //===----------------------------------------------------------------------===//
 
