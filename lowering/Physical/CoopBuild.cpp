@@ -156,14 +156,18 @@ CoopBuilder::loop(const Values &init,
 
 CoopBuilder::Values CoopBuilder::warpTreeDown(const Values &acc,
                                               const Combine &combine) {
-  // for (o = 16; o > 0; o >>= 1) { x = shfl_down(acc, o);
+  // for (o = 1; o < 32; o <<= 1) { x = shfl_down(acc, o);
   //   if (lane + o < 32) acc = combine(acc, x); }
-  // One loop: the combine (a dozen ops for an arg-merge) is written once.
+  // Ascending offsets keep member order: after offset o, lane l (a multiple
+  // of 2o) holds lanes [l, l + 2o) combined left to right, so lane 0 ends
+  // with lanes 0..31 in order (descending offsets would combine lanes l,
+  // l + 16, l + 8, ...: wrong for a combine that is not commutative). One
+  // loop: the combine (a dozen ops for an arg-merge) is written once.
   Value *lane = laneId();
-  Values init = {i32(16)};
+  Values init = {i32(1)};
   init.insert(init.end(), acc.begin(), acc.end());
   Values out = loop(
-      init, [&](const Values &c) { return cmp("gt", c[0], i32(0)); },
+      init, [&](const Values &c) { return cmp("lt", c[0], i32(32)); },
       [&](const Values &c) {
         Values mine(c.begin() + 1, c.end()), other;
         for (Value *v : mine)
@@ -178,7 +182,7 @@ CoopBuilder::Values CoopBuilder::warpTreeDown(const Values &acc,
       },
       [&](const Values &c) {
         Values next = c;
-        next[0] = b.binary(Opcode::Shr, c[0], i32(1));
+        next[0] = b.binary(Opcode::Shl, c[0], i32(1));
         return next;
       });
   return Values(out.begin() + 1, out.end());

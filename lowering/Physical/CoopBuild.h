@@ -7,10 +7,10 @@
 // shuffles, accesses to a pass's own buffers, and the reduction trees every
 // such pass needs:
 //
-//   warpTreeDown: acc of lane l combined with lane l + o's for o = 16..1
-//     (a shuffle-down tree, the lower lane's value first: an ordered tree,
-//     so it is exact for user combines that are only associative); lane 0
-//     ends with the warp's value;
+//   warpTreeDown: acc of lane l combined with lane l + o's for o = 1, 2,
+//     4, 8, 16 (a shuffle-down tree, the lower lane's value first, ascending
+//     offsets: lane 0 ends with lanes 0..31 combined in lane order, so it is
+//     exact for user combines that are only associative);
 //   ctaReduce: warpTreeDown in every warp, lane 0 writes its warp's partial
 //     to a cta_shared buffer, barrier, every warp folds the partials (warp
 //     order) with a second tree (so shuffles and barriers stay in control

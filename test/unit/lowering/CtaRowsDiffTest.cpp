@@ -142,6 +142,40 @@ std::string welfordRows() {
          "}\n";
 }
 
+/// The first and last element of every row through an associative but not
+/// commutative user combine (count, first, last), exact: any reordering of
+/// members, chunks, lanes or warps shows.
+std::string firstLastRows() {
+  return "kernel @first_last (%0 first: view<f32, 1> w, %1 last: view<f32, 1> w, %2 x: view<const f32, 2> r) loc(1:1) {\n"
+         "  %3 = extent %2 {dim = 0} : i64 loc(2:3)\n"
+         "  parallel_for %3 loc(2:3) {\n"
+         "  ^(%4: i64):\n"
+         "    %5 = constant {value = 0} : i64 loc(3:3)\n"
+         "    %6 = extent %2 {dim = 1} : i64 loc(3:3)\n"
+         "    %7 = constant {value = 0.0} : f32 loc(3:3)\n"
+         "    %8, %9, %10 = reduce %5, %6, %5, %7, %7 {combiner = \"user\", reassociate = true} : i64, f32, f32 loc(3:12) {\n"
+         "    ^(%11: i64):\n"
+         "      %12 = constant {value = 1} : i64 loc(3:40)\n"
+         "      %13 = load %2, %4, %11 : f32 loc(3:45)\n"
+         "      yield %12, %13, %13\n"
+         "    } {\n"
+         "    ^(%14: i64, %15: f32, %16: f32, %17: i64, %18: f32, %19: f32):\n"
+         "      %20 = add %14, %17 : i64 loc(4:5)\n"
+         "      %21 = constant {value = 0} : i64 loc(4:5)\n"
+         "      %22 = cmp %14, %21 {pred = \"gt\"} : bool loc(4:5)\n"
+         "      %23 = select %22, %15, %18 : f32 loc(4:5)\n"
+         "      %24 = cmp %17, %21 {pred = \"gt\"} : bool loc(4:5)\n"
+         "      %25 = select %24, %19, %16 : f32 loc(4:5)\n"
+         "      yield %20, %23, %25\n"
+         "    }\n"
+         "    store %0, %9, %4 loc(5:3)\n"
+         "    store %1, %10, %4 loc(6:3)\n"
+         "    yield\n"
+         "  }\n"
+         "  return\n"
+         "}\n";
+}
+
 /// An arg-reduction over columns [b, n) of each row (`rules`: which, tie,
 /// nan attributes; `t` the element type).
 std::string argFrom(const std::string &rules, const std::string &t) {
@@ -279,6 +313,17 @@ TEST(CtaRowsDiff, UserCombineInContiguousChunks) {
                               ArgSpec::view(ScalarKind::I64, {4}),
                               ArgSpec::view(ScalarKind::F32, {4, n})};
     compareRuns(*m->kernels[0], a, n + 3, 1e-4);
+  }
+}
+
+TEST(CtaRowsDiff, UserCombineKeepsMemberOrder) {
+  auto m = parse(firstLastRows());
+  ASSERT_TRUE(m);
+  for (int64_t n : kLengths) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::F32, {3}),
+                              ArgSpec::view(ScalarKind::F32, {3}),
+                              ArgSpec::view(ScalarKind::F32, {3, n})};
+    compareRuns(*m->kernels[0], a, n + 9, 0);
   }
 }
 

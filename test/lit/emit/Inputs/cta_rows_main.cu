@@ -5,7 +5,10 @@
 // launch). Row lengths from empty to rows that do not fit the staging
 // budget, on aligned rows, rows whose base is off by one element (scalar
 // staging copy) and padded rows; softmax and Welford within rounding of
-// the serial result, argmax bit for bit. Prints "ok" and exits 0.
+// the serial result, argmax and the first / last element of each row (a
+// user combine that is not commutative) bit for bit. Prints "ok" and exits
+// 0. Also built from the annotated form (the default pipeline), run with
+// INTENT_CPU_FIBERS=1 so its cooperative code runs.
 #include KERNELS
 
 #include "harness_mem.h"
@@ -86,6 +89,21 @@ int main() {
             fail("welford mean", rows, n, variant, r, mean[r], mu);
           if (!close(m2[r], q, 1e-4 * (1 + n)))
             fail("welford m2", rows, n, variant, r, m2[r], q);
+        }
+
+        // The first and last element of each row (a combine that is not
+        // commutative: the tree must keep member order), exact.
+        Mem<float> first(rows, 7.0f), last(rows, 7.0f);
+        __intent_launch_first_last(intent::view<float, 1>(first.data(), {rows}),
+                                   intent::view<float, 1>(last.data(), {rows}),
+                                   xv);
+        sync();
+        for (intent::index r = 0; r < rows; ++r) {
+          float wf = n ? xv(r, 0) : 0.0f, wl = n ? xv(r, n - 1) : 0.0f;
+          if (std::memcmp(&first[r], &wf, sizeof(float)) != 0)
+            fail("first_last first", rows, n, variant, r, first[r], wf);
+          if (std::memcmp(&last[r], &wl, sizeof(float)) != 0)
+            fail("first_last last", rows, n, variant, r, last[r], wl);
         }
 
         // argmax (first, propagate) over [b, n), bit for bit.
