@@ -10,12 +10,14 @@
 // ops, the interpreter runs the CTA as fibers.
 //
 // Not in the default pipeline (`--passes=...,cta-rows,cta-rows-ops,...`):
-// a program with cooperative primitives has no host-serial form, and cpu
-// mode runs each row as a CTA of 256 host fibers, about 0.5 ms per row
-// (examples/mean_var 100000 x 3: 51 s against 63 ms for the annotated
-// form's serial host code; test/exec [cpu_speed] fails for mean_var and
-// kmeans). It becomes the default once cpu mode can run such programs
-// serially (docs/passes.md §7).
+// it was written before main's serial twin (Program::serialTwin), when cpu
+// mode ran such a program as 256 host fibers per row, about 0.5 ms per row
+// (examples/mean_var 100000 x 3: 51 s against 63 ms; test/exec
+// [cpu_speed] failed for mean_var and kmeans). With the serial twin the
+// emitted wrapper gives cpu mode the program as the passes found it
+// (checked: `<m>_serial_program` is emitted for these programs), so it
+// can become a default pass once test/exec is re-run with it on
+// (docs/passes.md §7).
 //
 //===----------------------------------------------------------------------===//
 

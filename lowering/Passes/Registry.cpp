@@ -21,8 +21,7 @@ const PassInfo kPasses[] = {
     {"cta-rows", ctaRows, true,
      "one CTA per row instance: reductions and fors over its threads"},
     {"cta-rows-ops", ctaRowsOps, true,
-     "cta-rows without register rows written as cooperative ops (not "
-     "default: cpu mode runs them as fibers)",
+     "cta-rows without register rows written as cooperative ops",
      /*byDefault=*/false},
     {"row-cache", rowCache, true,
      "keep a row expression in the register row slot"},
