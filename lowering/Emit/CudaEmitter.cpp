@@ -551,6 +551,14 @@ void ProgramEmitter::emitAlloc(const Op &op) {
     return;
   }
   if (b.scope == BufferScope::CTAShared) {
+    // A buffer sized per launch sits at a launch expression's offset.
+    if (b.sizeExpr >= 0) {
+      os << t << " *const " << name(op.result())
+         << " = ::intent::rt::cta_shared<" << t << ">(L.e" << b.sharedOffsetExpr
+         << "); // shared buffer " << b.id << " (" << b.name << "), L.e"
+         << b.sizeExpr << " elements\n";
+      return;
+    }
     os << t << " *const " << name(op.result()) << " = ::intent::rt::cta_shared<"
        << t << ">(" << b.sharedOffset << "); // shared buffer " << b.id << " ("
        << b.name << "), " << b.size << " elements\n";
@@ -819,6 +827,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       os << "}\n";
       return;
     }
+    printUnroll(op);
     indent();
     os << "for (int64_t " << name(body.args[0]) << " = "
        << name(op.operands[0]) << "; " << name(body.args[0]) << " < "
@@ -944,6 +953,14 @@ const std::string &ProgramEmitter::loopTag(const Op &loop) const {
   return it->second;
 }
 
+void ProgramEmitter::printUnroll(const Op &op) {
+  // The pass's unroll request (for/loop `unroll`): 1 keeps the loop rolled.
+  if (const AttrValue *u = op.attr("unroll")) {
+    indent();
+    os << "#pragma unroll " << std::get<int64_t>(*u) << "\n";
+  }
+}
+
 void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
   const unsigned emission = loopEmissions[&op]++;
   const std::string tag =
@@ -962,6 +979,7 @@ void ProgramEmitter::emitLoop(const Op &op, const std::string &pid) {
     indent();
     os << "bool first" << op.id << " = true;\n";
   }
+  printUnroll(op);
   indent();
   os << "for (;;) {\n";
   ++depth;
@@ -1096,7 +1114,11 @@ void ProgramEmitter::emitWrapper() {
     } else {
       os << "  __intent_config.block = " << p.ctaThreads << ";\n";
     }
-    os << "  __intent_config.shared_bytes = " << p.sharedBytes;
+    os << "  __intent_config.shared_bytes = ";
+    if (p.sharedBytesExpr >= 0)
+      os << "__intent_L.e" << p.sharedBytesExpr;
+    else
+      os << p.sharedBytes;
     if (!p.stagedParams.empty())
       os << " + " << (p.regMaxK ? "(__intent_rk ? 0 : " : "(")
          << stageBytesFunction() << "(__intent_args))";

@@ -12,7 +12,8 @@
 //     built-ins, arg-reductions: into 4 independent accumulators, member
 //     t + (4s + j) T into accumulator j, tail into acc, then folded) or its
 //     contiguous chunk (user combines);
-//     ordered shuffle-down tree per warp; warp partials in shared memory;
+//     ordered shuffle-down tree per warp (offsets 1, 2, .., 16); warp
+//     partials in shared memory;
 //     warp 0 combines them in warp order; thread 0 stores combine(init, acc)
 //     to shared memory; cta_barrier(); every thread reads the result
 //   for {dist = "cta"}: iv = lb + cta_thread(); iv < ub; iv += cta_size()
@@ -182,7 +183,11 @@ void ProgramEmitter::emitCtaReduceStrided(const Op &t, const std::string &pid,
   };
   auto warpTree = [&](const std::string &tag) {
     std::vector<std::string> other = names("rx" + tag);
-    open("for (int go = 16; go > 0; go >>= 1) {");
+    // Ascending offsets: lane l (a multiple of 2 go) then holds lanes
+    // [l, l + 2 go) in order, so lane 0 ends with the warp's members in
+    // lane order (descending offsets would mix lanes l, l + 16, l + 8, ...:
+    // wrong for a user combine that is not commutative).
+    open("for (int go = 1; go < 32; go <<= 1) {");
     for (unsigned c = 0; c < nc; ++c)
       line("const " + emit::cxxType(types[c]) + " " + other[c] + " = " + kRt +
            "warp_shfl_down(" + acc[c] + ", go);");

@@ -198,6 +198,8 @@ private:
   /// `<m>_stage_bytes(args)`: the staged rows' shared bytes, 0 when they do
   /// not fit (host and kernel decide alike).
   void emitStageBytesFunction();
+  /// `#pragma unroll N` for a for/loop with an `unroll` attribute.
+  void printUnroll(const phys::Op &op);
   /// Copies row `row` of every staged param into shared memory.
   void emitRowStaging(const phys::Value *row);
   /// reduce / argreduce {dist = "cta"}: spread over the CTA's threads.

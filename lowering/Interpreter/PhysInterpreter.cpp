@@ -111,6 +111,14 @@ public:
     warpEpochs.assign((ctaThreads + 31) / 32, 0);
   }
 
+  /// Launch expression `e`, fixed for the launch: evaluated once.
+  std::optional<Scalar> launchValue(size_t e, std::string &err) {
+    std::optional<Scalar> &v = launchValues[e];
+    if (!v)
+      v = evalLaunchExpr(p, e, args, err);
+    return v;
+  }
+
   bool runProgram(int64_t pid) {
     this->pid = pid;
     acquired.clear();
@@ -681,7 +689,15 @@ private:
         id >= 0 ? p.buffers[id].name : "%" + std::to_string(op.memory()->id);
     if (isShared && width > 1) {
       int64_t bytes = elemSize(p.buffers[id].elem);
-      if ((p.buffers[id].sharedOffset + first * bytes) % (width * bytes))
+      int64_t offset = p.buffers[id].sharedOffset;
+      if (p.buffers[id].sharedOffsetExpr >= 0) {
+        std::string err;
+        std::optional<Scalar> o = launchValue(p.buffers[id].sharedOffsetExpr, err);
+        if (!o)
+          return fail(op, err);
+        offset = o->i;
+      }
+      if ((offset + first * bytes) % (width * bytes))
         return fail(op, "vector access to shared buffer " + name +
                             " at element " + std::to_string(first) +
                             " is not aligned to " +
@@ -969,11 +985,7 @@ private:
       slot(op.result()) = Scalar::ofInt(ScalarKind::I64, pid);
       return true;
     case Opcode::LaunchValue: {
-      // Fixed for the launch: evaluated once.
-      size_t e = op.intAttr("expr");
-      std::optional<Scalar> &v = launchValues[e];
-      if (!v)
-        v = evalLaunchExpr(p, e, args, err);
+      std::optional<Scalar> v = launchValue(op.intAttr("expr"), err);
       if (!v)
         return fail(op, err);
       slot(op.result()) = *v;
@@ -1081,11 +1093,19 @@ private:
         // One array per CTA, undefined until written: every thread's
         // alloc binds the same one.
         int64_t id = op.intAttr("buffer");
+        int64_t size = b.size;
+        if (b.sizeExpr >= 0) {
+          // Sized per launch (a staged row, or 0 when it does not fit).
+          std::optional<Scalar> n = launchValue(b.sizeExpr, err);
+          if (!n)
+            return fail(op, err);
+          size = n->i;
+        }
         Shared &sh = shared[id];
-        if (sh.data.empty() && b.size > 0) {
-          sh.data.assign(b.size, init);
-          sh.written.assign(b.size, 0);
-          sh.touch.assign(opts.detectRaces ? b.size : 0, Touch());
+        if (sh.data.empty() && size > 0) {
+          sh.data.assign(size, init);
+          sh.written.assign(size, 0);
+          sh.touch.assign(opts.detectRaces ? size : 0, Touch());
         }
         slot(op.result()) = Scalar::ofInt(ScalarKind::I64, kSharedHandle + id);
         return true;

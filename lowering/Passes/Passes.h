@@ -42,6 +42,11 @@ std::string applyGridReduce(phys::Program &p, std::string &what,
 /// rows read in several passes are staged in shared memory.
 void ctaRows(phys::Program &p, phys::RemarkSink &sink);
 std::string applyCtaRows(phys::Program &p, std::string &what);
+/// cta-rows-ops (CtaRowsOps.cpp): a cta-rows program without register rows
+/// written as cooperative ops; returns why not (empty: applied). Not in the
+/// default pipeline.
+void ctaRowsOps(phys::Program &p, phys::RemarkSink &sink);
+std::string applyCtaRowsOps(phys::Program &p);
 
 /// Row values kept in registers (RowCache.cpp): in a register-row program,
 /// an expression of a row element that a distributed op computes and the

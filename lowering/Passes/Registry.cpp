@@ -20,6 +20,9 @@ const PassInfo kPasses[] = {
      "split a single-instance reduction over many CTAs (exec scope cta)"},
     {"cta-rows", ctaRows, true,
      "one CTA per row instance: reductions and fors over its threads"},
+    {"cta-rows-ops", ctaRowsOps, true,
+     "cta-rows without register rows written as cooperative ops",
+     /*byDefault=*/false},
     {"row-cache", rowCache, true,
      "keep a row expression in the register row slot"},
     {"widen", widen, true,
@@ -80,7 +83,7 @@ bool intent::passes::selectPasses(
     return true;
   }
   for (const PassInfo &p : kPasses)
-    if ((mapping || !p.mapping) && !disabled.count(p.name))
+    if ((mapping || !p.mapping) && !disabled.count(p.name) && p.byDefault)
       out.push_back(&p);
   return true;
 }

@@ -43,6 +43,8 @@ struct PassInfo {
   bool mapping;
   /// One line for --help and docs.
   const char *summary;
+  /// In the default pipeline; the others run only when named (--passes=).
+  bool byDefault = true;
 };
 
 /// Every registered pass, in the default pipeline order.

@@ -109,13 +109,35 @@ void intent::phys::layoutSharedBuffers(Program &p) {
     if (b.scope == BufferScope::CTAShared && b.sharedOffset >= 0)
       end = std::max(end, b.sharedOffset + b.size * elemBytes(b.elem));
   for (Buffer &b : p.buffers) {
-    if (b.scope != BufferScope::CTAShared || b.sharedOffset >= 0)
+    if (b.scope != BufferScope::CTAShared || b.sharedOffset >= 0 ||
+        b.sizeExpr >= 0)
       continue;
     end = (end + 15) / 16 * 16;
     b.sharedOffset = end;
     end += b.size * elemBytes(b.elem);
   }
   p.sharedBytes = std::max(p.sharedBytes, end);
+  // Buffers sized per launch follow the static ones, each at the next
+  // 16-byte boundary: offsets and the launch's total are launch
+  // expressions over their sizes.
+  using K = LaunchExpr::Kind;
+  for (Buffer &b : p.buffers) {
+    if (b.scope != BufferScope::CTAShared || b.sizeExpr < 0 ||
+        b.sharedOffsetExpr >= 0)
+      continue;
+    unsigned at = p.sharedBytesExpr >= 0
+                      ? static_cast<unsigned>(p.sharedBytesExpr)
+                      : p.constExpr((p.sharedBytes + 15) / 16 * 16);
+    b.sharedOffsetExpr = static_cast<int>(at);
+    unsigned bytes = p.binaryExpr(K::Mul, static_cast<unsigned>(b.sizeExpr),
+                                  p.constExpr(elemBytes(b.elem)));
+    unsigned rounded = p.binaryExpr(
+        K::Mul,
+        p.binaryExpr(K::Div, p.binaryExpr(K::Add, bytes, p.constExpr(15)),
+                     p.constExpr(16)),
+        p.constExpr(16));
+    p.sharedBytesExpr = static_cast<int>(p.binaryExpr(K::Add, at, rounded));
+  }
 }
 
 bool intent::phys::spreadsOverThreads(const Program &p) {

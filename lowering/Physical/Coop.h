@@ -80,7 +80,10 @@ int64_t elemBytes(ScalarKind k);
 /// Places the program's CTA-shared buffers in its dynamic shared memory:
 /// each at the next 16-byte boundary after Program::sharedBytes (the
 /// scratch older passes reserve), in buffer order, and grows sharedBytes to
-/// cover them. Idempotent: buffers already placed keep their offsets.
+/// cover them; then the buffers sized per launch (Buffer::sizeExpr), each
+/// at the next 16-byte boundary after the previous one, their offsets and
+/// the launch's total (Program::sharedBytesExpr) as launch expressions.
+/// Idempotent: buffers already placed keep their offsets.
 void layoutSharedBuffers(Program &p);
 
 /// Combiners a grid reduction may regroup AND reorder (commutative and, with

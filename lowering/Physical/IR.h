@@ -275,6 +275,14 @@ struct Buffer {
   /// CTA-shared buffers: byte offset in the CTA's dynamic shared memory
   /// (layoutSharedBuffers); -1 otherwise. Printed `shared_offset N`.
   int64_t sharedOffset = -1;
+  /// A CTA-shared buffer whose size is decided per launch (cta-rows' staged
+  /// rows: a row's length, or 0 when the rows do not fit): the launch
+  /// expression of its element count (`size` is then 0), and the launch
+  /// expression of its byte offset (dynamic buffers follow every static one,
+  /// layoutSharedBuffers). -1: a static buffer. Printed `size eK` and
+  /// `shared_offset eK`.
+  int sizeExpr = -1;
+  int sharedOffsetExpr = -1;
 };
 
 /// Alignment of every buffer slice in the invocation workspace (the
@@ -543,6 +551,10 @@ public:
   /// Dynamic shared memory per CTA in bytes (cooperative programs): the
   /// scratch of the cooperative reductions, at offset 0.
   int64_t sharedBytes = 0;
+  /// With CTA-shared buffers sized per launch (Buffer::sizeExpr): the
+  /// launch expression of the launch's dynamic shared bytes (sharedBytes
+  /// plus those buffers); -1 otherwise. Printed `shared S dynamic eK`.
+  int sharedBytesExpr = -1;
   /// Row staging (docs/passes.md, cta-rows): rank-2 const view parameters
   /// whose row `r` (the instance coordinate) is copied into shared memory
   /// after the scratch when all their rows together take at most

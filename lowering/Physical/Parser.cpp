@@ -353,7 +353,13 @@ private:
       take();
       if (!parseInt(b.rank))
         return false;
-    } else if (!expectIdent("size") || !parseInt(b.size)) {
+    } else if (!expectIdent("size")) {
+      return false;
+    } else if (at(Tok::Ident)) {
+      // `size eK`: sized per launch.
+      if (!parseExprRef(b.sizeExpr))
+        return false;
+    } else if (!parseInt(b.size)) {
       return false;
     }
     if (atIdent("offset")) {
@@ -363,7 +369,8 @@ private:
     }
     if (atIdent("shared_offset")) {
       take();
-      if (!parseInt(b.sharedOffset))
+      if (at(Tok::Ident) ? !parseExprRef(b.sharedOffsetExpr)
+                         : !parseInt(b.sharedOffset))
         return false;
     }
     if (!expectIdent("init") ||
@@ -432,6 +439,14 @@ private:
       if (!parseInt(prog->ctaThreads) || !expectPunct(',') ||
           !expectIdent("shared") || !parseInt(prog->sharedBytes))
         return false;
+      if (atIdent("dynamic")) {
+        // Read before the launch table: the verifier checks the index.
+        take();
+        unsigned e;
+        if (!parseExprRef(e, ~0u, ""))
+          return false;
+        prog->sharedBytesExpr = static_cast<int>(e);
+      }
     }
     if (atPunct(',') && peek(1).text == "stage") {
       take();

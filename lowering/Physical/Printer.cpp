@@ -61,6 +61,8 @@ public:
     os << " scope(" << execScopeName(p.scope);
     if (p.ctaThreads)
       os << ", threads " << p.ctaThreads << ", shared " << p.sharedBytes;
+    if (p.sharedBytesExpr >= 0)
+      os << " dynamic e" << p.sharedBytesExpr;
     if (!p.stagedParams.empty()) {
       os << ", stage";
       for (unsigned i : p.stagedParams)
@@ -172,11 +174,15 @@ private:
       os << " " << kir::scalarKindName(b.elem);
       if (b.scope == BufferScope::ExternalView)
         os << " rank " << b.rank;
+      else if (b.sizeExpr >= 0)
+        os << " size e" << b.sizeExpr;
       else
         os << " size " << b.size;
       if (b.workspaceOffset >= 0)
         os << " offset " << b.workspaceOffset;
-      if (b.sharedOffset >= 0)
+      if (b.sharedOffsetExpr >= 0)
+        os << " shared_offset e" << b.sharedOffsetExpr;
+      else if (b.sharedOffset >= 0)
         os << " shared_offset " << b.sharedOffset;
       os << " init " << initModeName(b.init);
       if (b.init == InitMode::Value) {

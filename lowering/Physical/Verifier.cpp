@@ -772,7 +772,8 @@ private:
         error("buffers", at + "invocation workspace needs an ownership slice "
                               "per instance (instance_unique) or atomic "
                               "updates only (atomic)");
-      if (b.size <= 0)
+      // A buffer sized per launch ([shared] checks its expressions).
+      if (b.size <= 0 && b.sizeExpr < 0)
         error("buffers", at + "needs a positive size");
       if (b.init == InitMode::Host)
         error("buffers", at + "needs an init value or a first-write "

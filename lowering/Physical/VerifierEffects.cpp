@@ -177,11 +177,19 @@ std::string iterString(const IterSet &s) {
   return r + "}";
 }
 
-/// The (op, dim) origins of the `for` ops enclosing `op`.
-IterSet forIters(const Op &op) {
+/// Whether `o` iterates a KIR loop: a `for` with a KIR origin, or a `loop`
+/// whose origin is a KIR parallel_for (cta-rows strides a parallel_for's
+/// iterations over the threads with one).
+bool iteratesKIR(const Op &o, const std::set<int> &parallelFors) {
+  return (o.opcode == Opcode::For && o.origin.op >= 0) ||
+         (o.opcode == Opcode::Loop && parallelFors.count(o.origin.op));
+}
+
+/// The (op, dim) origins of the loops enclosing `op` that iterate KIR ones.
+IterSet forIters(const Op &op, const std::set<int> &parallelFors) {
   IterSet s;
   for (const Op *o = op.parentOp(); o; o = o->parentOp())
-    if (o->opcode == Opcode::For && o->origin.op >= 0)
+    if (iteratesKIR(*o, parallelFors))
       s.insert({o->origin.op, o->origin.arg});
   return s;
 }
@@ -189,9 +197,12 @@ IterSet forIters(const Op &op) {
 void verifyCoverage(const Program &p, const kir::Kernel &k,
                     std::vector<std::string> &errors) {
   std::map<int, const kir::Op *> kirStores;
+  std::set<int> parallelFors;
   kir::walk(*k.body, [&](const kir::Op &op) {
     if (op.opcode == kir::Opcode::Store || kir::isAtomic(op.opcode))
       kirStores[op.id] = &op; // atomics write too
+    if (op.opcode == kir::Opcode::ParallelFor)
+      parallelFors.insert(op.id);
   });
   std::map<int, unsigned> covered;
   std::function<void(const Region &, IterSet)> visit = [&](const Region &r,
@@ -230,7 +241,7 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
         // ordered `for` around it must be one of them.
         bool ok = std::includes(iters.begin(), iters.end(), expected.begin(),
                                 expected.end());
-        for (const auto &it : forIters(*op))
+        for (const auto &it : forIters(*op, parallelFors))
           ok &= expected.count(it) != 0;
         if (!ok)
           errors.push_back("[coverage] store of KIR op " + std::to_string(id) +
@@ -240,7 +251,7 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
       }
       for (const auto &sub : op->regions) {
         IterSet inner = iters;
-        if (op->opcode == Opcode::For && op->origin.op >= 0)
+        if (iteratesKIR(*op, parallelFors))
           inner.insert({op->origin.op, op->origin.arg});
         if (op->opcode == Opcode::Segment)
           for (const auto &o : sub->block.ops)

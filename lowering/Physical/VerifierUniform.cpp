@@ -333,6 +333,23 @@ void verifySharedRecords(const Program &p, std::vector<std::string> &errors) {
                                            "memory)");
       continue;
     }
+    if (b.sizeExpr >= 0) {
+      // Sized per launch: i64 launch expressions for the size and the
+      // offset, which layoutSharedBuffers places after every static
+      // buffer, and a dynamic total for the launch.
+      auto index = [&](int e) {
+        return e >= 0 && static_cast<size_t>(e) < p.exprs.size() &&
+               p.exprs[e].type == ScalarKind::I64;
+      };
+      if (!index(b.sizeExpr) || !index(b.sharedOffsetExpr) || b.size != 0 ||
+          b.sharedOffset >= 0)
+        error(at + " is sized per launch: it needs i64 launch expressions "
+                   "for its size and shared_offset (and no static ones)");
+      if (!index(p.sharedBytesExpr))
+        error(at + " is sized per launch, but the program has no dynamic "
+                   "shared bytes (shared S dynamic eK)");
+      continue;
+    }
     if (b.sharedOffset < 0) {
       error(at + " has no shared_offset");
       continue;

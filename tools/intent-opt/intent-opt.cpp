@@ -101,7 +101,8 @@ bool parseArgs(int argc, char **argv) {
         runConstruct = passesAsked = true;
       } else if (a == "list-passes") {
         for (const passes::PassInfo &p : passes::registeredPasses())
-          llvm::outs() << p.name << (p.mapping ? "" : " (always)") << ": "
+          llvm::outs() << p.name << (p.mapping ? "" : " (always)")
+                       << (p.byDefault ? "" : " (when named)") << ": "
                        << p.summary << "\n";
         std::exit(0);
       }

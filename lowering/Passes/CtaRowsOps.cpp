@@ -1,0 +1,594 @@
+//===- CtaRowsOps.cpp - cta-rows written as cooperative ops ---------------===//
+//
+// Before: a cta-rows program without register rows (docs/passes.md §3): the
+// annotated form, `dist = "cta"` on its top-level reductions and parallel
+// fors, `staged` loads, leader stores, Program::stagedParams /
+// stageLimitBytes.
+//
+// After: the same program written with the cooperative primitives
+// (docs/physical-ir.md §5.8) and no annotation left; the emitter prints the
+// ops, the interpreter runs the CTA as fibers.
+//
+// Not in the default pipeline (`--passes=...,cta-rows,cta-rows-ops,...`):
+// it was written before main's serial twin (Program::serialTwin), when cpu
+// mode ran such a program as 256 host fibers per row, about 0.5 ms per row
+// (examples/mean_var 100000 x 3: 51 s against 63 ms; test/exec
+// [cpu_speed] failed for mean_var and kmeans). With the serial twin the
+// emitted wrapper gives cpu mode the program as the passes found it
+// (checked: `<m>_serial_program` is emitted for these programs), so it
+// can become a default pass once test/exec is re-run with it on
+// (docs/passes.md §7).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/Passes.h"
+
+#include "Physical/Clone.h"
+#include "Physical/Coop.h"
+#include "Physical/CoopBuild.h"
+#include "Physical/Structured.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+/// The explicit form of cta-rows (docs/passes.md §3) for a program without
+/// register rows: rewrites the segment region, planned by the annotations
+/// applyCtaRows made (`dist`, `staged`, the access sets), into the
+/// cooperative primitives (docs/physical-ir.md §5.8), as the emitter's
+/// former cta-rows code did:
+///
+///   staging, after the row coordinate r is decoded, when the launch's rows
+///   fit (a launch-time flag) and the launch is not the bounds-checked one:
+///     barrier; per staged view x: gs[c] = x(r, c) strided over the threads
+///     (vector_load/vector_store of min(16 / bytes, 4) elements, eight in
+///     flight, when the row is contiguous and aligned; then the tail);
+///     barrier. gs is a cta_shared buffer sized per launch (the row's length,
+///     0 when the rows do not fit), and a staged load reads gs[c] when the
+///     flag is set, x(r, c) otherwise.
+///   reduce / argreduce: acc = identity; commutative built-ins and
+///     arg-reductions: thread t folds members t + (4s + j) T into
+///     accumulator j (four independent chains), the tail into acc, then the
+///     four into acc; user combines (only associative): thread t folds its
+///     contiguous chunk in member order. CoopBuilder::ctaReduce combines
+///     the threads (ordered shuffle-down trees, warp partials in cta_shared
+///     buffers); thread 0 publishes combine(init, acc) (an arg-reduction:
+///     acc) and every thread reads it.
+///   for: iterations lb + t, lb + t + T, ...
+///   a top-level store: by thread 0 (`if (thread_id == 0)`).
+///
+/// Accesses inside distributed code are done by each thread (`thread`);
+/// their member or iteration index no longer has the structured op's range,
+/// so a proven bound becomes assumed (still checked by INTENT_CHECK=bounds).
+class RowLowering {
+public:
+  RowLowering(Program &p, Op &segOp, int64_t stageLimit)
+      : p(p), seg(segOp), cb(p, "cta-rows", segOp.loc),
+        stageLimit(stageLimit) {}
+
+  void run();
+
+private:
+  Program &p;
+  Op &seg;
+  CoopBuilder cb;
+  const int64_t stageLimit;
+  ValueMap map;
+  using Values = CoopBuilder::Values;
+  /// Warp-partial and result buffers per (component slot, element kind),
+  /// shared by every reduction of the instance: each reduction's last
+  /// barrier separates its reads from the next one's writes.
+  std::map<std::pair<unsigned, ScalarKind>, std::pair<Value *, Value *>>
+      scratch;
+  std::map<unsigned, unsigned> stageBuffer; ///< param -> buffer record
+  std::map<unsigned, Value *> stageHandle;  ///< param -> its alloc
+  std::map<unsigned, const Op *> stageAccess; ///< param -> a staged load
+  unsigned fitsExpr = 0;
+  Value *stage = nullptr;
+  Value *tid = nullptr, *threads = nullptr; ///< i64 thread_id, cta_size
+
+  Buffer &record(const std::string &name, ScalarKind elem, int64_t size) {
+    Buffer b;
+    b.id = p.buffers.size();
+    b.name = name;
+    b.scope = BufferScope::CTAShared;
+    b.elem = elem;
+    b.size = size;
+    b.init = InitMode::FirstWrite;
+    b.ownership = Ownership::Private;
+    b.writerGroups = b.readerGroups = {static_cast<unsigned>(seg.intAttr("group"))};
+    b.origin = seg.origin;
+    p.buffers.push_back(b);
+    return p.buffers.back();
+  }
+  /// The component types of a distributed reduction.
+  static std::vector<Type> componentTypes(const Op &t) {
+    if (t.opcode == Opcode::ArgReduce)
+      return {t.result(0)->type, Type::index()};
+    std::vector<Type> ty;
+    for (const AccComponent &c : t.acc)
+      ty.push_back(c.type);
+    return ty;
+  }
+  void planBuffers(const Block &body);
+  void emitStaging(Value *row);
+  /// Copies `op` (regions through emit); accesses in distributed code are
+  /// each thread's.
+  Op *copy(const Op &op, bool distributed);
+  /// Copies `op`, rewriting a staged load and a leader store.
+  void emit(const Op &op, bool distributed);
+  Values inlineRegion(const Op &t, unsigned r, const Values &args);
+  void lowerReduce(const Op &t);
+  void lowerFor(const Op &f);
+};
+
+void RowLowering::planBuffers(const Block &body) {
+  for (const auto &op : body.ops) {
+    if (op->opcode != Opcode::Reduce && op->opcode != Opcode::ArgReduce)
+      continue;
+    std::vector<Type> ty = componentTypes(*op);
+    for (unsigned c = 0; c < ty.size(); ++c)
+      scratch[{c, ty[c].elem}] = {nullptr, nullptr};
+  }
+  std::map<std::pair<unsigned, ScalarKind>, std::pair<unsigned, unsigned>> ids;
+  for (auto &[key, handles] : scratch) {
+    std::string suffix = std::to_string(key.first) + "_" +
+                         kir::scalarKindName(key.second).str();
+    unsigned w = record("rows_warp" + suffix, key.second, 32).id;
+    unsigned r = record("rows_result" + suffix, key.second, 1).id;
+    ids[key] = {w, r};
+  }
+  // Staged rows: sized per launch, x.extent(1) elements each when all of
+  // them fit in stageLimit bytes (rounded to 16 bytes each), else none.
+  auto note = [&](const Op &o) {
+    if (o.opcode == Opcode::Load && o.boolAttr("staged") &&
+        !stageAccess.count(o.memory()->argNo))
+      stageAccess[o.memory()->argNo] = &o;
+  };
+  for (const auto &op : body.ops) {
+    note(*op);
+    for (const auto &r : op->regions)
+      walk(*r, note);
+  }
+  using K = LaunchExpr::Kind;
+  auto extent = [&](unsigned param) {
+    LaunchExpr e;
+    e.kind = K::Extent;
+    e.param = param;
+    e.dim = 1;
+    return p.addExpr(e);
+  };
+  if (!stageAccess.empty()) {
+    unsigned total = p.constExpr(0);
+    for (const auto &[param, l] : stageAccess) {
+      unsigned bytes = p.binaryExpr(
+          K::Mul, extent(param), p.constExpr(elemBytes(p.params[param].type.elem)));
+      unsigned rounded = p.binaryExpr(
+          K::Mul,
+          p.binaryExpr(K::Div, p.binaryExpr(K::Add, bytes, p.constExpr(15)),
+                       p.constExpr(16)),
+          p.constExpr(16));
+      total = p.binaryExpr(K::Add, total, rounded);
+    }
+    LaunchExpr fits;
+    fits.kind = K::Cmp;
+    fits.type = ScalarKind::Bool;
+    fits.pred = "le";
+    fits.operands = {total, p.constExpr(stageLimit)};
+    fitsExpr = p.addExpr(fits);
+    for (const auto &[param, l] : stageAccess) {
+      LaunchExpr size;
+      size.kind = K::Select;
+      size.operands = {fitsExpr, extent(param), p.constExpr(0)};
+      Buffer &b = record("rows_stage_" + p.params[param].name,
+                         p.params[param].type.elem, 0);
+      b.sizeExpr = static_cast<int>(p.addExpr(size));
+      stageBuffer[param] = b.id;
+    }
+  }
+  p.sharedBytes = 0;
+  layoutSharedBuffers(p);
+  // The allocs at the top of the instance.
+  for (auto &[key, handles] : scratch)
+    handles = {cb.alloc(ids[key].first), cb.alloc(ids[key].second)};
+  for (const auto &[param, id] : stageBuffer)
+    stageHandle[param] = cb.alloc(id);
+  tid = cb.cast(cb.threadId(), ScalarKind::I64);
+  threads = cb.cast(cb.ctaSize(), ScalarKind::I64);
+}
+
+void RowLowering::emitStaging(Value *row) {
+  Builder &b = cb.b;
+  Value *fits = b.launchValue(fitsExpr);
+  Op *ck = b.create(Opcode::CheckedLaunch, {}, {Type::boolean()});
+  // Not in the bounds-checked launch: the copy is not checked.
+  stage = cb.both(fits, cb.negate(ck->result()));
+  cb.when(stage, [&] {
+    // The CTA's previous program may still read its staged rows.
+    cb.barrier();
+    for (const auto &[param, gs] : stageHandle) {
+      Value *x = p.param(param);
+      const Op &proto = *stageAccess[param];
+      const ScalarKind elem = p.params[param].type.elem;
+      const int64_t bytes = elemBytes(elem);
+      const int64_t vec = std::min<int64_t>(bytes >= 16 ? 1 : 16 / bytes, 4);
+      Op *ext = b.create(Opcode::Extent, {x}, {Type::index()});
+      ext->setAttr("dim", int64_t(1));
+      Op *str = b.create(Opcode::Stride, {x}, {Type::index()});
+      str->setAttr("dim", int64_t(0));
+      Value *n = ext->result();
+      Value *base = cb.mul(row, str->result());
+      // A row access with the provenance of the staged loads it serves.
+      auto rowAccess = [&](Op *op) {
+        op->loc = proto.loc;
+        op->origin = proto.origin;
+        op->access = proto.access;
+        op->access.active = ActiveSet::Thread;
+        op->access.bounds = Bounds::Assumed;
+        op->access.hasGuard = false;
+      };
+      auto scalarCopy = [&](Value *from) {
+        cb.loop(
+            {from}, [&](const Values &c) { return cb.cmp("lt", c[0], n); },
+            [&](const Values &c) {
+              Op *l = b.create(Opcode::Load, {x, row, c[0]}, {Type::scalar(elem)});
+              rowAccess(l);
+              cb.store(gs, c[0], l->result());
+              return c;
+            },
+            [&](const Values &c) { return Values{cb.add(c[0], threads)}; });
+      };
+      Op *al = b.create(Opcode::Aligned, {x, base}, {Type::boolean()});
+      al->setAttr("bytes", vec * bytes);
+      cb.branch(
+          al->result(), {},
+          [&] {
+            Value *v = cb.i64(vec);
+            // Eight vector loads in flight per thread: a long staged row is
+            // often the only CTA of its SM, whose loads alone must cover the
+            // latency.
+            Value *step = cb.mul(threads, v);
+            Values end = cb.loop(
+                {cb.mul(tid, v)},
+                [&](const Values &c) {
+                  return cb.cmp("le", cb.add(c[0], v), n);
+                },
+                [&](const Values &c) {
+                  std::vector<Type> rt(vec, Type::scalar(elem));
+                  Op *l = b.create(Opcode::VectorLoad, {x, row, c[0]}, rt);
+                  rowAccess(l);
+                  l->setAttr("width", vec);
+                  llvm::SmallVector<Value *, 8> ops = {gs};
+                  ops.append(l->results.begin(), l->results.end());
+                  ops.push_back(c[0]);
+                  Op *st = b.create(Opcode::VectorStore, ops, {});
+                  st->access.bounds = Bounds::Assumed;
+                  st->access.active = ActiveSet::Thread;
+                  st->setAttr("width", vec);
+                  return c;
+                },
+                [&](const Values &c) { return Values{cb.add(c[0], step)}; },
+                /*unroll=*/8);
+            (void)end;
+            Value *whole = cb.mul(b.binary(Opcode::Div, n, v), v);
+            scalarCopy(cb.add(whole, tid));
+            return Values();
+          },
+          [&] {
+            scalarCopy(tid);
+            return Values();
+          });
+    }
+    cb.barrier();
+  });
+}
+
+Op *RowLowering::copy(const Op &op, bool distributed) {
+  Builder &b = cb.b;
+  llvm::SmallVector<Value *, 4> operands;
+  for (Value *v : op.operands)
+    operands.push_back(lookup(map, v));
+  llvm::SmallVector<Type, 2> types;
+  for (const Value *r : op.results)
+    types.push_back(r->type);
+  Op *c = b.create(op.opcode, operands, types);
+  c->loc = op.loc;
+  c->origin = op.origin;
+  // The plan's annotations are not part of the result.
+  for (const NamedAttr &a : op.attrs)
+    if (a.name != "dist" && a.name != "staged" && a.name != "reg")
+      c->attrs.push_back(a);
+  c->access = op.access;
+  c->acc = op.acc;
+  if (distributed && (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+                      isAtomic(op.opcode))) {
+    c->access.active = ActiveSet::Thread;
+    if (c->access.bounds == Bounds::Proven)
+      c->access.bounds = Bounds::Assumed;
+  }
+  for (unsigned i = 0; i < op.results.size(); ++i) {
+    c->results[i]->name = op.results[i]->name;
+    c->results[i]->origin = op.results[i]->origin;
+    c->results[i]->alsoFrom = op.results[i]->alsoFrom;
+    map[op.results[i]] = c->results[i];
+  }
+  // Regions through emit, so nested staged loads and accesses are
+  // rewritten too.
+  Block *outer = b.block;
+  for (const auto &r : op.regions) {
+    Block *nb = &b.addRegion(c)->block;
+    for (Value *a : r->block.args) {
+      Value *na = b.addBlockArg(nb, a->type, a->name);
+      na->origin = a->origin;
+      map[a] = na;
+    }
+    b.setInsertionBlock(nb);
+    for (const auto &inner : r->block.ops)
+      emit(*inner, distributed);
+    b.setInsertionBlock(outer);
+  }
+  return c;
+}
+
+void RowLowering::emit(const Op &op, bool distributed) {
+  if (op.opcode == Opcode::Load && op.boolAttr("staged")) {
+    // The staged copy when this launch has one, else the view.
+    Value *gs = stageHandle.at(op.memory()->argNo);
+    Value *k = lookup(map, op.coords()[1]);
+    Values v = cb.branch(
+        stage, {op.result()->type}, [&] { return Values{cb.load(gs, k)}; },
+        [&] { return Values{copy(op, distributed)->result()}; });
+    map[op.result()] = v[0];
+    return;
+  }
+  if (op.opcode == Opcode::Store && !distributed &&
+      op.access.active == ActiveSet::Leader) {
+    cb.when(cb.cmp("eq", cb.threadId(), cb.i32(0)), [&] {
+      copy(op, /*distributed=*/true);
+    });
+    return;
+  }
+  copy(op, distributed);
+}
+
+RowLowering::Values RowLowering::inlineRegion(const Op &t, unsigned r,
+                                              const Values &args) {
+  const Block &blk = t.region(r)->block;
+  for (unsigned i = 0; i < args.size(); ++i)
+    map[blk.args[i]] = args[i];
+  for (const auto &op : blk.ops) {
+    if (op->opcode == Opcode::Yield) {
+      Values out;
+      for (Value *v : op->operands)
+        out.push_back(lookup(map, v));
+      return out;
+    }
+    emit(*op, /*distributed=*/true);
+  }
+  return {};
+}
+
+void RowLowering::lowerReduce(const Op &t) {
+  const bool arg = t.opcode == Opcode::ArgReduce;
+  const bool user = !arg && t.strAttr("combiner") == "user";
+  const std::vector<Type> types = componentTypes(t);
+  const unsigned nc = types.size();
+  auto identity = [&]() {
+    Values id;
+    if (arg)
+      return Values{cb.constant(t.acc[0].value, types[0]), cb.i64(-1)};
+    for (unsigned c = 0; c < nc; ++c)
+      id.push_back(t.acc[c].identity == AccComponent::Identity::Init
+                       ? lookup(map, t.operands[2 + c])
+                       : cb.constant(t.acc[c].value, types[c]));
+    return id;
+  };
+  auto combine = [&](const Values &lo, const Values &hi, bool increasing) {
+    if (arg)
+      return cb.argMerge(t.strAttr("which") == "max", t.strAttr("tie") == "last",
+                         t.strAttr("nan") == "ignore", lo[0], lo[1], hi[0],
+                         hi[1], increasing);
+    Values a = lo;
+    a.insert(a.end(), hi.begin(), hi.end());
+    return inlineRegion(t, CombineRegion, a);
+  };
+  const Value *kArg = t.region(ValueRegion)->block.args[0];
+  auto member = [&](const Values &acc, Value *k) {
+    k->origin = kArg->origin;
+    Values x = inlineRegion(t, ValueRegion, {k});
+    if (arg)
+      x = {x[0], k};
+    return combine(acc, x, /*increasing=*/arg);
+  };
+  Value *begin = lookup(map, memberBegin(t)), *end = lookup(map, memberEnd(t));
+  Values acc;
+  if (user) {
+    // Contiguous chunks in member order: [b + t c, min(b + (t + 1) c, e)).
+    Value *n = cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, end, begin),
+                           cb.i64(0));
+    Value *chunk = cb.b.binary(
+        Opcode::Div, cb.b.binary(Opcode::Sub, cb.add(n, threads), cb.i64(1)),
+        threads);
+    Value *first = cb.add(begin, cb.mul(tid, chunk));
+    Value *last = cb.b.binary(Opcode::Min, cb.add(first, chunk), end);
+    Values init = {first};
+    Values id = identity();
+    init.insert(init.end(), id.begin(), id.end());
+    Values out = cb.loop(
+        init, [&](const Values &c) { return cb.cmp("lt", c[0], last); },
+        [&](const Values &c) {
+          Values next = {c[0]};
+          Values a = member(Values(c.begin() + 1, c.end()), c[0]);
+          next.insert(next.end(), a.begin(), a.end());
+          return next;
+        },
+        [&](const Values &c) {
+          Values next = c;
+          next[0] = cb.add(c[0], cb.i64(1));
+          return next;
+        });
+    acc.assign(out.begin() + 1, out.end());
+  } else {
+    // Four independent accumulators: member k + j T of each step goes to
+    // accumulator j, so four loads are in flight and the combines form four
+    // chains; the tail goes to acc, then the four are folded into acc.
+    // Commutative built-ins may be regrouped (reassociate), and the
+    // arg-merge is exact in any order (docs/passes.md §2).
+    const unsigned lanes = 4;
+    Value *t3 = cb.mul(threads, cb.i64(lanes - 1));
+    Value *t4 = cb.mul(threads, cb.i64(lanes));
+    std::vector<Value *> offsets = {nullptr};
+    for (unsigned j = 1; j < lanes; ++j)
+      offsets.push_back(cb.mul(threads, cb.i64(j)));
+    Values init = {cb.add(begin, tid)};
+    for (unsigned j = 0; j < lanes; ++j) {
+      Values id = identity();
+      init.insert(init.end(), id.begin(), id.end());
+    }
+    Values out = cb.loop(
+        init,
+        [&](const Values &c) { return cb.cmp("lt", cb.add(c[0], t3), end); },
+        [&](const Values &c) {
+          Values next = {c[0]};
+          for (unsigned j = 0; j < lanes; ++j) {
+            Value *k = j ? cb.add(c[0], offsets[j]) : c[0];
+            auto at = c.begin() + 1 + j * nc;
+            Values a = member(Values(at, at + nc), k);
+            next.insert(next.end(), a.begin(), a.end());
+          }
+          return next;
+        },
+        [&](const Values &c) {
+          Values next = c;
+          next[0] = cb.add(c[0], t4);
+          return next;
+        });
+    Values tailInit = {out[0]};
+    Values id = identity();
+    tailInit.insert(tailInit.end(), id.begin(), id.end());
+    Values tail = cb.loop(
+        tailInit, [&](const Values &c) { return cb.cmp("lt", c[0], end); },
+        [&](const Values &c) {
+          Values next = {c[0]};
+          Values a = member(Values(c.begin() + 1, c.end()), c[0]);
+          next.insert(next.end(), a.begin(), a.end());
+          return next;
+        },
+        [&](const Values &c) {
+          Values next = c;
+          next[0] = cb.add(c[0], threads);
+          return next;
+        });
+    acc.assign(tail.begin() + 1, tail.end());
+    for (unsigned j = 0; j < lanes; ++j) {
+      auto at = out.begin() + 1 + j * nc;
+      acc = combine(acc, Values(at, at + nc), false);
+    }
+  }
+  Values warpSlots, resultSlots;
+  for (unsigned c = 0; c < nc; ++c) {
+    auto &h = scratch.at({c, types[c].elem});
+    warpSlots.push_back(h.first);
+    resultSlots.push_back(h.second);
+  }
+  Values result = cb.ctaReduce(
+      acc, warpSlots, resultSlots, identity,
+      [&](const Values &lo, const Values &hi) { return combine(lo, hi, false); },
+      [&](const Values &a) {
+        if (arg)
+          return a;
+        // combine(init, acc): the reduce's result.
+        Values inits;
+        for (const Value *v : accInits(t))
+          inits.push_back(lookup(map, const_cast<Value *>(v)));
+        Values pair = inits;
+        pair.insert(pair.end(), a.begin(), a.end());
+        return inlineRegion(t, CombineRegion, pair);
+      });
+  for (unsigned c = 0; c < t.results.size(); ++c)
+    map[t.result(c)] = result[c];
+}
+
+void RowLowering::lowerFor(const Op &f) {
+  const Block &body = f.region(0)->block;
+  Value *lb = lookup(map, f.operands[0]), *ub = lookup(map, f.operands[1]);
+  // The loop stands for the parallel_for the `for` came from: its origin
+  // (the coverage check reads it) and its iteration variable's.
+  Values out = cb.loop(
+      {cb.add(lb, tid)}, [&](const Values &c) { return cb.cmp("lt", c[0], ub); },
+      [&](const Values &c) {
+        c[0]->name = body.args[0]->name;
+        c[0]->origin = body.args[0]->origin;
+        map[body.args[0]] = c[0];
+        for (const auto &op : body.ops)
+          if (op->opcode != Opcode::Yield)
+            emit(*op, /*distributed=*/true);
+        return c;
+      },
+      [&](const Values &c) { return Values{cb.add(c[0], threads)}; });
+  Op *loop = out[0]->def;
+  loop->loc = f.loc;
+  loop->origin = f.origin;
+}
+
+void RowLowering::run() {
+  Block &blk = seg.regions[0]->block;
+  const Value *row = rowCoordinate(blk);
+  // The old ops stay alive (their values mapped to the new ones) while the
+  // new ones are built from them.
+  Block old;
+  old.ops = std::move(blk.ops);
+  blk.ops.clear();
+  cb.b.setInsertionBlock(&blk);
+  planBuffers(old);
+  for (const auto &op : old.ops) {
+    const Op &o = *op;
+    if (o.strAttr("dist") == "cta" &&
+        (o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce)) {
+      lowerReduce(o);
+      continue;
+    }
+    if (o.strAttr("dist") == "cta" && o.opcode == Opcode::For) {
+      lowerFor(o);
+      continue;
+    }
+    emit(o, /*distributed=*/false);
+    if (o.opcode == Opcode::Delinearize && o.results.size() == 1 &&
+        o.result(0) == row && !stageHandle.empty())
+      emitStaging(map.at(row));
+  }
+}
+
+} // namespace
+
+std::string intent::passes::applyCtaRowsOps(Program &p) {
+  if (p.scope != ExecScope::CTA || p.segments.size() != 1)
+    return "not a cta-rows program";
+  if (p.regMaxK)
+    return "the program has register rows (they stay annotated)";
+  Op *segOp = nullptr;
+  bool annotated = false;
+  walkMutable(*p.body, [&](Op &op) {
+    if (op.opcode == Opcode::Segment)
+      segOp = &op;
+    annotated |= op.attr("dist") != nullptr;
+  });
+  if (!segOp || !annotated)
+    return "not a cta-rows program";
+  // The annotations are the plan; the program is written as ops.
+  RowLowering(p, *segOp, p.stageLimitBytes).run();
+  p.stagedParams.clear();
+  p.stageLimitBytes = 0;
+  return "";
+}
+
+void intent::passes::ctaRowsOps(Program &p, phys::RemarkSink &sink) {
+  if (applyCtaRowsOps(p).empty())
+    sink.remark(p.segments[0].loc,
+                "cta-rows-ops: the rows' CTA code is written as cooperative "
+                "ops");
+}

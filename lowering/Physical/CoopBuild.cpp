@@ -1,0 +1,259 @@
+//===- CoopBuild.cpp - Building cooperative code as physical ops ----------===//
+
+#include "Physical/CoopBuild.h"
+
+using namespace intent;
+using namespace intent::phys;
+
+CoopBuilder::CoopBuilder(Program &p, llvm::StringRef pass, Loc loc)
+    : p(p), b(p) {
+  b.loc = loc;
+  b.origin.synth = pass.str();
+}
+
+Value *CoopBuilder::constant(AttrValue v, Type t) {
+  Op *op = b.create(Opcode::Constant, {}, {t});
+  if (kir::Type::scalar(t.elem).isFloat() && std::holds_alternative<int64_t>(v))
+    v = static_cast<double>(std::get<int64_t>(v));
+  if (t.isBool() && std::holds_alternative<int64_t>(v))
+    v = std::get<int64_t>(v) != 0;
+  op->setAttr("value", v);
+  return op->result();
+}
+
+Value *CoopBuilder::i32(int64_t v) {
+  return constant(v, Type::scalar(ScalarKind::I32));
+}
+Value *CoopBuilder::i64(int64_t v) { return constant(v, Type::index()); }
+Value *CoopBuilder::boolean(bool v) { return constant(v, Type::boolean()); }
+
+Value *CoopBuilder::cast(Value *a, ScalarKind k) {
+  if (a->type.elem == k)
+    return a;
+  return b.create(Opcode::Cast, {a}, {Type::scalar(k)})->result();
+}
+
+Value *CoopBuilder::select(Value *c, Value *x, Value *y) {
+  return b.create(Opcode::Select, {c, x, y}, {x->type})->result();
+}
+Value *CoopBuilder::both(Value *x, Value *y) {
+  return select(x, y, boolean(false));
+}
+Value *CoopBuilder::either(Value *x, Value *y) {
+  return select(x, boolean(true), y);
+}
+Value *CoopBuilder::negate(Value *x) {
+  return b.create(Opcode::Not, {x}, {Type::boolean()})->result();
+}
+
+Value *CoopBuilder::threadId() {
+  return b.create(Opcode::ThreadId, {}, {Type::scalar(ScalarKind::I32)})
+      ->result();
+}
+Value *CoopBuilder::laneId() {
+  return b.create(Opcode::LaneId, {}, {Type::scalar(ScalarKind::I32)})
+      ->result();
+}
+Value *CoopBuilder::warpId() {
+  return b.create(Opcode::WarpId, {}, {Type::scalar(ScalarKind::I32)})
+      ->result();
+}
+Value *CoopBuilder::ctaSize() {
+  return b.create(Opcode::CtaSize, {}, {Type::scalar(ScalarKind::I32)})
+      ->result();
+}
+
+void CoopBuilder::barrier(llvm::StringRef scope) {
+  b.create(Opcode::Barrier, {}, {})->setAttr("scope", scope.str());
+}
+
+Value *CoopBuilder::shuffle(Value *x, Value *k, llvm::StringRef mode) {
+  Op *s = b.create(Opcode::Shuffle, {x, k}, {x->type});
+  s->setAttr("mode", mode.str());
+  return s->result();
+}
+
+Value *CoopBuilder::alloc(unsigned buffer) {
+  const Buffer &buf = p.buffers[buffer];
+  Op *op = b.create(Opcode::Alloc, {}, {Type::buffer(buf.elem, buf.size)});
+  op->setAttr("buffer", static_cast<int64_t>(buffer));
+  return op->result();
+}
+
+Value *CoopBuilder::load(Value *mem, Value *index) {
+  Op *op = b.create(Opcode::Load, {mem, index}, {Type::scalar(mem->type.elem)});
+  op->access.bounds = Bounds::Assumed;
+  op->access.active = ActiveSet::Thread;
+  return op->result();
+}
+
+void CoopBuilder::store(Value *mem, Value *index, Value *v) {
+  Op *op = b.create(Opcode::Store, {mem, v, index}, {});
+  op->access.bounds = Bounds::Assumed;
+  op->access.active = ActiveSet::Thread;
+}
+
+CoopBuilder::Values
+CoopBuilder::branch(Value *cond, const std::vector<Type> &types,
+                    const std::function<Values()> &then,
+                    const std::function<Values()> &otherwise) {
+  Op *op = b.create(Opcode::If, {cond}, types);
+  Block *outer = b.block;
+  b.setInsertionBlock(&b.addRegion(op)->block);
+  b.yield(then());
+  b.setInsertionBlock(&b.addRegion(op)->block);
+  b.yield(otherwise());
+  b.setInsertionBlock(outer);
+  return Values(op->results.begin(), op->results.end());
+}
+
+CoopBuilder::Values CoopBuilder::ifThen(Value *cond, const Values &otherwise,
+                                        const std::function<Values()> &then) {
+  std::vector<Type> types;
+  for (Value *v : otherwise)
+    types.push_back(v->type);
+  return branch(cond, types, then, [&] { return otherwise; });
+}
+
+void CoopBuilder::when(Value *cond, const std::function<void()> &then) {
+  branch(
+      cond, {},
+      [&] {
+        then();
+        return Values();
+      },
+      [] { return Values(); });
+}
+
+CoopBuilder::Values
+CoopBuilder::loop(const Values &init,
+                  const std::function<Value *(const Values &)> &cond,
+                  const std::function<Values(const Values &)> &body,
+                  const std::function<Values(const Values &)> &step,
+                  int64_t unroll) {
+  std::vector<Type> types;
+  for (Value *v : init)
+    types.push_back(v->type);
+  Op *op = b.create(Opcode::Loop, init, types);
+  op->setAttr("test_first", true);
+  if (unroll > 0)
+    op->setAttr("unroll", unroll);
+  Block *outer = b.block;
+  auto region = [&](auto &&fill) {
+    Block *blk = &b.addRegion(op)->block;
+    Values args;
+    for (Type t : types)
+      args.push_back(b.addBlockArg(blk, t));
+    b.setInsertionBlock(blk);
+    fill(args);
+  };
+  region([&](const Values &a) { b.create(Opcode::Condition, {cond(a)}, {}); });
+  region([&](const Values &a) { b.yield(body(a)); });
+  region([&](const Values &a) { b.yield(step(a)); });
+  b.setInsertionBlock(outer);
+  return Values(op->results.begin(), op->results.end());
+}
+
+CoopBuilder::Values CoopBuilder::warpTreeDown(const Values &acc,
+                                              const Combine &combine) {
+  // for (o = 1; o < 32; o <<= 1) { x = shfl_down(acc, o);
+  //   if (lane + o < 32) acc = combine(acc, x); }
+  // Ascending offsets keep member order: after offset o, lane l (a multiple
+  // of 2o) holds lanes [l, l + 2o) combined left to right, so lane 0 ends
+  // with lanes 0..31 in order (descending offsets would combine lanes l,
+  // l + 16, l + 8, ...: wrong for a combine that is not commutative). One
+  // loop: the combine (a dozen ops for an arg-merge) is written once.
+  Value *lane = laneId();
+  Values init = {i32(1)};
+  init.insert(init.end(), acc.begin(), acc.end());
+  Values out = loop(
+      init, [&](const Values &c) { return cmp("lt", c[0], i32(32)); },
+      [&](const Values &c) {
+        Values mine(c.begin() + 1, c.end()), other;
+        for (Value *v : mine)
+          other.push_back(shuffle(v, c[0], "down"));
+        // Past lane 31 a shuffle-down returns the lane's own value: those
+        // lanes keep theirs.
+        Values next = {c[0]};
+        Values m = ifThen(cmp("lt", add(lane, c[0]), i32(32)), mine,
+                          [&] { return combine(mine, other); });
+        next.insert(next.end(), m.begin(), m.end());
+        return next;
+      },
+      [&](const Values &c) {
+        Values next = c;
+        next[0] = b.binary(Opcode::Shl, c[0], i32(1));
+        return next;
+      });
+  return Values(out.begin() + 1, out.end());
+}
+
+CoopBuilder::Values
+CoopBuilder::ctaReduce(const Values &acc, const Values &warpSlots,
+                       const Values &resultSlots,
+                       const std::function<Values()> &identity,
+                       const Combine &combine,
+                       const std::function<Values(const Values &)> &finish) {
+  Values a = warpTreeDown(acc, combine);
+  Value *lane = laneId();
+  when(cmp("eq", lane, i32(0)), [&] {
+    Value *w = cast(warpId(), ScalarKind::I64);
+    for (unsigned c = 0; c < a.size(); ++c)
+      store(warpSlots[c], w, a[c]);
+  });
+  barrier();
+  // Every warp folds the partials (the tree's shuffles stay in control
+  // flow uniform over the CTA); thread 0's is the CTA's.
+  Value *warps = b.binary(Opcode::Div, ctaSize(), i32(32));
+  a = ifThen(cmp("lt", lane, warps), identity(), [&] {
+    Value *l = cast(lane, ScalarKind::I64);
+    Values v;
+    for (Value *slot : warpSlots)
+      v.push_back(load(slot, l));
+    return v;
+  });
+  a = warpTreeDown(a, combine);
+  when(cmp("eq", threadId(), i32(0)), [&] {
+    Values r = finish(a);
+    for (unsigned c = 0; c < r.size(); ++c)
+      store(resultSlots[c], i64(0), r[c]);
+  });
+  barrier();
+  Values out;
+  for (Value *slot : resultSlots)
+    out.push_back(load(slot, i64(0)));
+  return out;
+}
+
+CoopBuilder::Values CoopBuilder::argMerge(bool isMax, bool tieLast,
+                                          bool ignoreNaN, Value *bv, Value *q,
+                                          Value *x, Value *k, bool increasing) {
+  const bool fp = kir::Type::scalar(bv->type.elem).isFloat();
+  auto isNaN = [&](Value *v) { return cmp("ne", v, v); };
+  Value *valid = cmp("ge", k, i64(0));
+  if (fp && ignoreNaN)
+    valid = both(valid, negate(isNaN(x)));
+  Value *better;
+  if (increasing) {
+    // k comes after q: an equal value wins only under tie = last; a NaN x
+    // beats a number and, under last, an earlier NaN.
+    better = isMax ? cmp(tieLast ? "le" : "lt", bv, x)
+                   : cmp(tieLast ? "le" : "lt", x, bv);
+    if (fp) {
+      Value *na = isNaN(bv), *nb = isNaN(x);
+      better = select(nb, tieLast ? boolean(true) : negate(na),
+                      both(negate(na), better));
+    }
+  } else {
+    Value *later = cmp(tieLast ? "gt" : "lt", k, q);
+    better = select(cmp("eq", x, bv), later,
+                    isMax ? cmp("lt", bv, x) : cmp("lt", x, bv));
+    if (fp) {
+      Value *na = isNaN(bv), *nb = isNaN(x);
+      better =
+          select(either(na, nb), both(nb, either(negate(na), later)), better);
+    }
+  }
+  Value *take = both(valid, either(cmp("lt", q, i64(0)), better));
+  return {select(take, x, bv), select(take, k, q)};
+}
