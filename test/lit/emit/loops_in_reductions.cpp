@@ -1,9 +1,10 @@
 // Loops inside the value lambda of a reduction (issue 15 item 2): the
-// cta-rows emitter writes a reduce's value region several times (the
-// unrolled strided steps and their tail, and again in the register
-// variant), grid-reduce once per vector step; each emission of a loop in it
-// gets its own exit/step labels (stepN, stepN_1, ...), so the generated file
-// compiles with nvcc. Covers for/while/do loops with break, continue and
+// annotated cta-rows emitter writes a reduce's value region several times
+// (the unrolled strided steps and their tail, and again in the register
+// variant); each emission of a loop in it gets its own exit/step labels
+// (stepN, stepN_1, ...). Passes that write their code as ops (cta-rows-ops,
+// grid-reduce) copy the region as ops: each copy is its own loop op with
+// its own labels. Either way the generated file compiles with nvcc. Covers for/while/do loops with break, continue and
 // carried values in reduce, argmin/argmax and scan value lambdas, in a
 // parallel_for, at kernel level and in a nested parallel_for.
 // RUN: rm -rf %t && %intent_syntax -I%intent_runtime_include -fplugin-arg-intent-out=%t %s
@@ -15,15 +16,17 @@ using intent::index;
 using intent::view;
 namespace ops = intent::ops;
 
-// The k-means distance loop: one CTA per point (cta-rows), the argmin's value
-// region emitted in the unrolled steps, the tail and the register variant.
+// The k-means distance loop: one CTA per point (cta-rows, written as ops:
+// no register rows for a user-sized row of centroids), the argmin's value
+// region copied into the unrolled steps and the tail, each copy a loop of
+// its own labels.
 // CHECK-LABEL: kmeans_assign
 // CHECK: goto exit[[L:[0-9]+]];
 // CHECK: step[[L]]:;
 // CHECK: exit[[L]]:;
-// CHECK: goto exit[[L]]_1;
-// CHECK: step[[L]]_1:;
-// CHECK: exit[[L]]_1:;
+// CHECK: goto exit[[M:[0-9]+]];
+// CHECK: step[[M]]:;
+// CHECK: exit[[M]]:;
 [[intent::kernel]] void kmeans_assign(view<index, 1> assign,
                                       view<float, 1> dist,
                                       view<const float, 2> x,
@@ -44,7 +47,8 @@ namespace ops = intent::ops;
 
 // break, continue and two carried values in a reduce of a row (cta-rows).
 // CHECK-LABEL: row_pruned
-// CHECK: step[[P:[0-9]+]]_1:;
+// CHECK: step[[P:[0-9]+]]:;
+// CHECK: step[[Q:[0-9]+]]:;
 [[intent::kernel]] void row_pruned(view<float, 1> out, view<const float, 2> x,
                                    view<const int, 1> mask) {
   intent::parallel_for(x.extent(0), [&](index i) {

@@ -458,21 +458,22 @@ TEST(CtaRowsDiff, BufferSizedPerLaunchRoundTripsAndIsChecked) {
          "is sized per launch: it needs i64 launch expressions");
 }
 
-TEST(CtaRowsDiff, NotInTheDefaultPipeline) {
-  // The default pipeline keeps the annotated form (cpu mode runs its serial
-  // host code); cta-rows-ops leaves register-row programs annotated.
+TEST(CtaRowsDiff, InTheDefaultPipeline) {
+  // The default pipeline writes programs without register rows as ops
+  // (cpu mode runs their serial twin); register-row programs stay annotated.
   auto m = parse(welfordRows());
   ASSERT_TRUE(m);
   PipelineResult r = runPipeline(*m->kernels[0]);
   ASSERT_TRUE(r.ok());
-  EXPECT_FALSE(explicitForm(*r.program));
+  EXPECT_TRUE(explicitForm(*r.program));
   bool dist = false;
   phys::walk(*r.program->body,
              [&](const phys::Op &o) { dist |= o.attr("dist") != nullptr; });
-  EXPECT_TRUE(dist);
+  EXPECT_FALSE(dist);
+  EXPECT_TRUE(r.program->serialTwin) << "cpu mode's serial form";
   auto soft = loadKernel("softmax.kir");
   ASSERT_TRUE(soft);
-  PipelineResult s = runPipeline(*soft->kernels[0], withRowOps());
+  PipelineResult s = runPipeline(*soft->kernels[0]);
   ASSERT_TRUE(s.ok());
   EXPECT_GT(s.program->regMaxK, 0);
   EXPECT_FALSE(explicitForm(*s.program));
