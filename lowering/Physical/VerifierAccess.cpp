@@ -321,9 +321,10 @@ private:
                           "." + std::to_string(dim));
   }
   /// a op b. A product by a constant scales; any other product, quotient
-  /// or remainder is a structural atom of its operands' forms (equal trees,
-  /// equal atoms; a product's operands in either order), or the value's
-  /// own atom `self` when an operand has no form.
+  /// or remainder is the value's own atom `self` when it names a KIR value,
+  /// else a structural atom of its operands' forms (equal trees, equal
+  /// atoms; a product's operands in either order): the composed
+  /// coordinates of sub-views, which name no KIR value.
   static Affine combine(Opcode opc, const Affine &a, const Affine &b,
                         const Affine &self) {
     switch (opc) {
@@ -335,7 +336,9 @@ private:
       if (opc == Opcode::Mul)
         if (std::optional<Affine> product = a.times(b))
           return *product;
-      if (!a.valid || !b.valid)
+      // A value that names a KIR value is that value's atom on both sides
+      // (a pass may recompute it from operands the forms do not reach).
+      if (self.valid || !a.valid || !b.valid)
         return self;
       std::string x = a.str(), y = b.str();
       if (opc == Opcode::Mul && y < x)
