@@ -29,6 +29,7 @@
 #include "Physical/Structured.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 using namespace intent;
@@ -405,6 +406,29 @@ void RowLowering::lowerReduce(const Op &t) {
     return combine(acc, x, /*increasing=*/arg);
   };
   Value *begin = lookup(map, memberBegin(t)), *end = lookup(map, memberEnd(t));
+  // Folds members k = from, from + step, ... below `stop` into one
+  // accumulator started at the identity (`step()` builds the stride inside
+  // the loop's step region).
+  auto foldMembers = [&](Value *from, Value *stop,
+                         const std::function<Value *()> &step) {
+    Values init = {from};
+    Values id = identity();
+    init.insert(init.end(), id.begin(), id.end());
+    Values out = cb.loop(
+        init, [&](const Values &c) { return cb.cmp("lt", c[0], stop); },
+        [&](const Values &c) {
+          Values next = {c[0]};
+          Values a = member(Values(c.begin() + 1, c.end()), c[0]);
+          next.insert(next.end(), a.begin(), a.end());
+          return next;
+        },
+        [&](const Values &c) {
+          Values next = c;
+          next[0] = cb.add(c[0], step());
+          return next;
+        });
+    return Values(out.begin() + 1, out.end());
+  };
   Values acc;
   if (user) {
     // Contiguous chunks in member order: [b + t c, min(b + (t + 1) c, e)).
@@ -415,23 +439,7 @@ void RowLowering::lowerReduce(const Op &t) {
         threads);
     Value *first = cb.add(begin, cb.mul(tid, chunk));
     Value *last = cb.b.binary(Opcode::Min, cb.add(first, chunk), end);
-    Values init = {first};
-    Values id = identity();
-    init.insert(init.end(), id.begin(), id.end());
-    Values out = cb.loop(
-        init, [&](const Values &c) { return cb.cmp("lt", c[0], last); },
-        [&](const Values &c) {
-          Values next = {c[0]};
-          Values a = member(Values(c.begin() + 1, c.end()), c[0]);
-          next.insert(next.end(), a.begin(), a.end());
-          return next;
-        },
-        [&](const Values &c) {
-          Values next = c;
-          next[0] = cb.add(c[0], cb.i64(1));
-          return next;
-        });
-    acc.assign(out.begin() + 1, out.end());
+    acc = foldMembers(first, last, [&] { return cb.i64(1); });
   } else {
     // Four independent accumulators: member k + j T of each step goes to
     // accumulator j, so four loads are in flight and the combines form four
@@ -467,23 +475,7 @@ void RowLowering::lowerReduce(const Op &t) {
           next[0] = cb.add(c[0], t4);
           return next;
         });
-    Values tailInit = {out[0]};
-    Values id = identity();
-    tailInit.insert(tailInit.end(), id.begin(), id.end());
-    Values tail = cb.loop(
-        tailInit, [&](const Values &c) { return cb.cmp("lt", c[0], end); },
-        [&](const Values &c) {
-          Values next = {c[0]};
-          Values a = member(Values(c.begin() + 1, c.end()), c[0]);
-          next.insert(next.end(), a.begin(), a.end());
-          return next;
-        },
-        [&](const Values &c) {
-          Values next = c;
-          next[0] = cb.add(c[0], threads);
-          return next;
-        });
-    acc.assign(tail.begin() + 1, tail.end());
+    acc = foldMembers(out[0], end, [&] { return threads; });
     for (unsigned j = 0; j < lanes; ++j) {
       auto at = out.begin() + 1 + j * nc;
       acc = combine(acc, Values(at, at + nc), false);
