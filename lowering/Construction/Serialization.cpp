@@ -291,12 +291,16 @@ construct::lostParallelism(const ConstructionState &s) {
       for (const Group &g : s.groups)
         for (unsigned u : g.units)
           inOrdered |= g.ordered && static_cast<int>(u) == f.unit;
+      // cta-rows spread the nested parallel_for over a CTA's threads: an
+      // annotated `for`, or the thread-strided loop cta-rows-ops wrote.
       bool distributed = false;
       if (s.program)
         phys::walk(*s.program->body, [&](const phys::Op &op) {
           distributed |= op.origin.op == f.nested &&
-                         op.opcode == phys::Opcode::For &&
-                         op.strAttr("dist") == "cta";
+                         ((op.opcode == phys::Opcode::For &&
+                           op.strAttr("dist") == "cta") ||
+                          (op.opcode == phys::Opcode::Loop &&
+                           s.program->scope == phys::ExecScope::CTA));
         });
       if (inOrdered || distributed)
         continue;

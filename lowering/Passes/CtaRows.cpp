@@ -1,6 +1,6 @@
 //===- CtaRows.cpp - One CTA per row instance ------------------------------===//
 //
-// Before: one parallel segment whose instance (a row r) computes top-level
+// Before: a parallel segment whose instance (a row r) computes top-level
 // reductions over the row and writes it through an inner parallel_for (an
 // ordered `for` inside the instance): softmax, layernorm, mean + variance.
 //
@@ -25,7 +25,13 @@
 //     live in registers (T threads, K per thread chosen from n alone,
 //     phys::rowRegChoice) and those loads read them (EmitRowRegs.cpp).
 //
-// Applies only when no view the segment writes is also read by it (so no
+// Per group: every group that qualifies gets a CTA per instance; the
+// other groups of a multi-group program keep one instance per thread,
+// spread over the kCtaThreads threads of their own programs
+// (phys::spreadSegment), and register rows are chosen only for a program
+// of one group (the launch picks one CTA size).
+//
+// A group qualifies only when no view it writes is also read by it (so no
 // barrier is needed between a thread's store and another thread's load),
 // every top-level op is pure code, a load, a store, a reduction or a
 // parallel `for`, and every reduce may be reassociated.
@@ -35,6 +41,7 @@
 #include "Passes/Passes.h"
 
 #include "Physical/Coop.h"
+#include "Physical/Dispatch.h"
 #include "Physical/Structured.h"
 
 #include <algorithm>
@@ -54,19 +61,12 @@ namespace {
 /// from global memory again.
 constexpr int64_t kMaxSharedBytes = 96 * 1024;
 
-std::string rejection(const Program &p, Op *&segOp) {
-  if (p.scope != ExecScope::Thread)
-    return "the program is already cooperative";
-  if (p.segments.size() != 1)
-    return "the program has several groups";
-  const Segment &seg = p.segments[0];
+/// Why segment `seg` of thread-scope program `p` does not take a CTA per
+/// instance ("" when it does); `segOp` is its segment op.
+std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   if (seg.ordered)
     return "the group is a single instance";
-  segOp = nullptr;
-  walk(*p.body, [&](const Op &op) {
-    if (op.opcode == Opcode::Segment)
-      segOp = const_cast<Op *>(&op);
-  });
+  segOp = segmentOp(p, seg.group);
   if (!segOp)
     return "no segment op";
   // A print runs once per instance: the instance's code is not spread over
@@ -197,14 +197,24 @@ std::string chooseRegisterRows(Program &p, Block &body, const Value *row) {
 
 } // namespace
 
-std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
-  Op *segOp = nullptr;
-  std::string why = rejection(p, segOp);
-  if (!why.empty())
-    return why;
-  Block &body = segOp->regions[0]->block;
-  const Value *row = rowCoordinate(body);
-  unsigned maxComponents = 1;
+namespace {
+
+/// What annotating one segment found.
+struct RowPlan {
+  unsigned maxComponents = 1;    ///< accumulator components (the scratch)
+  std::set<unsigned> staged;     ///< params whose row r is staged
+  const Value *row = nullptr;    ///< the row coordinate, if single
+  Block *body = nullptr;         ///< the segment's region
+};
+
+/// Marks the segment's top-level reductions and parallel fors `dist =
+/// "cta"`, the access sets, and the loads of rows read in two or more passes
+/// `staged`.
+RowPlan annotate(Program &p, Op &segOp) {
+  RowPlan plan;
+  Block &body = segOp.regions[0]->block;
+  plan.body = &body;
+  const Value *row = plan.row = rowCoordinate(body);
   // Row staging candidates: param -> top-level ops that read its row r.
   std::map<unsigned, std::set<const Op *>> passesOver;
   std::vector<Op *> rowLoads;
@@ -212,7 +222,7 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
     Op &o = *op;
     if (o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce) {
       o.setAttr("dist", std::string("cta"));
-      maxComponents = std::max(maxComponents, gridComponents(o));
+      plan.maxComponents = std::max(plan.maxComponents, gridComponents(o));
     }
     if (o.opcode == Opcode::For)
       o.setAttr("dist", std::string("cta"));
@@ -240,18 +250,60 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
     for (auto &r : o.regions)
       walkMutable(*r, [&](Op &inner) { consider(inner, o); });
   }
-  std::set<unsigned> staged;
   for (const auto &[param, tops] : passesOver)
     if (tops.size() >= 2)
-      staged.insert(param);
+      plan.staged.insert(param);
   for (Op *l : rowLoads)
-    if (staged.count(l->memory()->argNo))
+    if (plan.staged.count(l->memory()->argNo))
       l->setAttr("staged", true);
+  return plan;
+}
+
+} // namespace
+
+std::string intent::passes::applyCtaRows(Program &p, std::string &what,
+                                         std::vector<std::string> *perSegment) {
+  if (p.scope != ExecScope::Thread)
+    return "the program is already cooperative";
+  std::vector<std::string> why(p.segments.size());
+  std::vector<Op *> segOps(p.segments.size(), nullptr);
+  std::string first;
+  bool any = false;
+  for (unsigned s = 0; s < p.segments.size(); ++s) {
+    why[s] = rejection(p, p.segments[s], segOps[s]);
+    any |= why[s].empty();
+    if (!why[s].empty() && first.empty())
+      first = why[s];
+  }
+  if (perSegment)
+    *perSegment = why;
+  if (!any)
+    return first.empty() ? "no segment" : first;
+  // The other groups keep one instance per thread: T of them per program.
+  for (unsigned s = 0; s < p.segments.size(); ++s)
+    if (!why[s].empty())
+      spreadSegment(p, s, kCtaThreads);
+  unsigned maxComponents = 1;
+  std::set<unsigned> staged;
+  RowPlan single;
+  for (unsigned s = 0; s < p.segments.size(); ++s) {
+    if (!why[s].empty())
+      continue;
+    RowPlan plan = annotate(p, *segOps[s]);
+    maxComponents = std::max(maxComponents, plan.maxComponents);
+    staged.insert(plan.staged.begin(), plan.staged.end());
+    single = plan;
+  }
   p.scope = ExecScope::CTA;
   p.ctaThreads = kCtaThreads;
   p.sharedBytes = rowScratchBytes(maxComponents);
   p.stagedParams.assign(staged.begin(), staged.end());
-  std::string regWhy = chooseRegisterRows(p, body, row);
+  // Register rows pick the CTA size per launch from one row length: one
+  // group only.
+  std::string regWhy =
+      p.segments.size() == 1
+          ? chooseRegisterRows(p, *single.body, single.row)
+          : "the program has several groups (a launch has one CTA size)";
   if (p.regMaxK) {
     p.sharedBytes =
         std::max(p.sharedBytes, rowRegScratchBytes(maxComponents));
@@ -281,11 +333,21 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what) {
 }
 
 void intent::passes::ctaRows(Program &p, phys::RemarkSink &sink) {
-  bool candidate = p.scope == ExecScope::Thread && p.segments.size() == 1 &&
-                   !p.segments[0].ordered;
-  std::string what, why = applyCtaRows(p, what);
-  if (why.empty())
-    sink.remark(p.segments[0].loc, what);
-  else if (candidate && why != "the instance computes no top-level reduction")
-    sink.remark(p.segments[0].loc, "cta-rows: not applied: " + why);
+  bool thread = p.scope == ExecScope::Thread;
+  std::vector<std::string> why;
+  std::string what, first = applyCtaRows(p, what, &why);
+  for (unsigned s = 0; s < why.size(); ++s) {
+    const Segment &seg = p.segments[s];
+    if (first.empty() && why[s].empty())
+      sink.remark(seg.loc, what);
+    else if (first.empty())
+      sink.remark(seg.loc,
+                  "cta-rows: this group keeps one instance per thread, " +
+                      std::to_string(kCtaThreads) +
+                      " of them per CTA (another group of the kernel takes a "
+                      "CTA per instance; here: " + why[s] + ")");
+    else if (thread && !seg.ordered &&
+             why[s] != "the instance computes no top-level reduction")
+      sink.remark(seg.loc, "cta-rows: not applied: " + why[s]);
+  }
 }

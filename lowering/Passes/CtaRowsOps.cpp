@@ -9,15 +9,11 @@
 // (docs/physical-ir.md §5.8) and no annotation left; the emitter prints the
 // ops, the interpreter runs the CTA as fibers.
 //
-// Not in the default pipeline (`--passes=...,cta-rows,cta-rows-ops,...`):
-// it was written before main's serial twin (Program::serialTwin), when cpu
-// mode ran such a program as 256 host fibers per row, about 0.5 ms per row
-// (examples/mean_var 100000 x 3: 51 s against 63 ms; test/exec
-// [cpu_speed] failed for mean_var and kmeans). With the serial twin the
-// emitted wrapper gives cpu mode the program as the passes found it
-// (checked: `<m>_serial_program` is emitted for these programs), so it
-// can become a default pass once test/exec is re-run with it on
-// (docs/passes.md §7).
+// In the default pipeline after cta-rows (`--disable-pass=cta-rows-ops`
+// keeps the annotated form). cpu mode runs such a program through its
+// serial twin (Program::serialTwin), not as 256 host fibers per row. Every
+// annotated segment is lowered: a multi-group program may have several
+// row groups (their buffers suffixed `_g<group>`) next to spread ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +22,7 @@
 #include "Physical/Clone.h"
 #include "Physical/Coop.h"
 #include "Physical/CoopBuild.h"
+#include "Physical/Dispatch.h"
 #include "Physical/Structured.h"
 
 #include <algorithm>
@@ -67,9 +64,11 @@ namespace {
 /// so a proven bound becomes assumed (still checked by INTENT_CHECK=bounds).
 class RowLowering {
 public:
-  RowLowering(Program &p, Op &segOp, int64_t stageLimit)
+  /// `tag`: appended to the names of the buffers (one per segment of a
+  /// program that lowers several).
+  RowLowering(Program &p, Op &segOp, int64_t stageLimit, std::string tag)
       : p(p), seg(segOp), cb(p, "cta-rows", segOp.loc),
-        stageLimit(stageLimit) {}
+        stageLimit(stageLimit), tag(std::move(tag)) {}
 
   void run();
 
@@ -78,6 +77,7 @@ private:
   Op &seg;
   CoopBuilder cb;
   const int64_t stageLimit;
+  const std::string tag;
   ValueMap map;
   using Values = CoopBuilder::Values;
   /// Warp-partial and result buffers per (component slot, element kind),
@@ -95,7 +95,7 @@ private:
   Buffer &record(const std::string &name, ScalarKind elem, int64_t size) {
     Buffer b;
     b.id = p.buffers.size();
-    b.name = name;
+    b.name = name + tag;
     b.scope = BufferScope::CTAShared;
     b.elem = elem;
     b.size = size;
@@ -558,29 +558,45 @@ void RowLowering::run() {
 } // namespace
 
 std::string intent::passes::applyCtaRowsOps(Program &p) {
-  if (p.scope != ExecScope::CTA || p.segments.size() != 1)
+  if (p.scope != ExecScope::CTA)
     return "not a cta-rows program";
   if (p.regMaxK)
     return "the program has register rows (they stay annotated)";
-  Op *segOp = nullptr;
-  bool annotated = false;
-  walkMutable(*p.body, [&](Op &op) {
-    if (op.opcode == Opcode::Segment)
-      segOp = &op;
-    annotated |= op.attr("dist") != nullptr;
-  });
-  if (!segOp || !annotated)
+  // The annotated segments (a multi-group program's others are spread).
+  std::vector<Op *> segOps;
+  for (const Segment &seg : p.segments) {
+    Op *segOp = segmentOp(p, seg.group);
+    bool annotated = false;
+    if (segOp && !seg.spread)
+      walk(*segOp->regions[0], [&](const Op &op) {
+        annotated |= op.attr("dist") != nullptr;
+      });
+    if (annotated)
+      segOps.push_back(segOp);
+  }
+  if (segOps.empty())
     return "not a cta-rows program";
-  // The annotations are the plan; the program is written as ops.
-  RowLowering(p, *segOp, p.stageLimitBytes).run();
+  // The annotations are the plan; the program is written as ops. A CTA
+  // runs one segment's program at a time, but the buffers of several are
+  // laid out side by side: each segment's staged rows get an equal share
+  // of the limit.
+  const int64_t share = p.stageLimitBytes / static_cast<int64_t>(segOps.size());
+  for (Op *segOp : segOps)
+    RowLowering(p, *segOp, share,
+                segOps.size() == 1
+                    ? ""
+                    : "_g" + std::to_string(segOp->intAttr("group")))
+        .run();
   p.stagedParams.clear();
   p.stageLimitBytes = 0;
   return "";
 }
 
 void intent::passes::ctaRowsOps(Program &p, phys::RemarkSink &sink) {
-  if (applyCtaRowsOps(p).empty())
-    sink.remark(p.segments[0].loc,
-                "cta-rows-ops: the rows' CTA code is written as cooperative "
-                "ops");
+  if (!applyCtaRowsOps(p).empty())
+    return;
+  for (const Segment &seg : p.segments)
+    if (!seg.spread)
+      sink.remark(seg.loc, "cta-rows-ops: the rows' CTA code is written as "
+                           "cooperative ops");
 }

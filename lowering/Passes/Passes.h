@@ -41,10 +41,14 @@ std::string applyGridReduce(phys::Program &p, std::string &what,
 /// program; its reductions and fors are spread over the CTA's threads and
 /// rows read in several passes are staged in shared memory.
 void ctaRows(phys::Program &p, phys::RemarkSink &sink);
-std::string applyCtaRows(phys::Program &p, std::string &what);
+/// applyCtaRows: "" when at least one segment takes a CTA per instance
+/// (the others are spread over the threads), else the first reason;
+/// `perSegment` receives each segment's reason ("" for those that do).
+std::string applyCtaRows(phys::Program &p, std::string &what,
+                         std::vector<std::string> *perSegment = nullptr);
 /// cta-rows-ops (CtaRowsOps.cpp): a cta-rows program without register rows
-/// written as cooperative ops; returns why not (empty: applied). Not in the
-/// default pipeline.
+/// written as cooperative ops, every annotated segment; returns why not
+/// (empty: applied).
 void ctaRowsOps(phys::Program &p, phys::RemarkSink &sink);
 std::string applyCtaRowsOps(phys::Program &p);
 

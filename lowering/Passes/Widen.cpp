@@ -2,9 +2,10 @@
 //
 // Before: a parallel segment over a 1-D domain of n instances, one program
 // per element, whose instance only loads and stores rank-1 views at its own
-// coordinate (saxpy: y[i] = a * x[i] + y[i]). Every such segment of a
-// thread-scope program is widened, each on its own (a multi-group program
-// keeps its other segments as they are).
+// coordinate (saxpy: y[i] = a * x[i] + y[i]). Every such thread-style
+// segment (of a thread-scope program, or spread over the threads of a cta
+// program: Segment::spread) is widened, each on its own (a multi-group
+// program keeps its other segments as they are).
 //
 // After (docs/passes.md §6): the segment has P = min((n + W - 1) / W, C)
 // instances (W = 16 bytes / the widest accessed element, 4 for f32;
@@ -51,7 +52,9 @@ namespace {
 constexpr int64_t kWidenUnroll = 4;
 
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
-  if (p.scope != ExecScope::Thread)
+  // A thread-style segment: a thread program's, or one spread over the
+  // threads of a cta program (one instance per thread either way).
+  if (p.scope != ExecScope::Thread && !seg.spread)
     return "the program is already cooperative";
   if (seg.ordered)
     return "the group is a single instance";
@@ -365,7 +368,8 @@ std::string intent::passes::applyWiden(Program &p, std::string &what) {
 void intent::passes::widen(Program &p, phys::RemarkSink &sink) {
   // One remark per parallel segment of a thread-scope program.
   for (unsigned s = 0; s < p.segments.size(); ++s) {
-    bool candidate = p.scope == ExecScope::Thread && !p.segments[s].ordered;
+    bool candidate = (p.scope == ExecScope::Thread || p.segments[s].spread) &&
+                     !p.segments[s].ordered;
     std::string what, why = applyWidenSegment(p, s, what);
     if (why.empty())
       sink.remark(p.segments[s].loc, what);

@@ -478,3 +478,107 @@ TEST(CtaRowsDiff, InTheDefaultPipeline) {
   EXPECT_GT(s.program->regMaxK, 0);
   EXPECT_FALSE(explicitForm(*s.program));
 }
+
+namespace {
+
+/// softmaxFrom's row group, then two groups that are not row kernels: y =
+/// 3 x + y over a 1-D view (spread over the threads of its programs and
+/// widened) and sums[i] = c(i, 0) + c(i, 1) + i (spread); and a second row
+/// group, welford-free: the row sums of c.
+std::string rowsAndOthers() {
+  std::string s = softmaxFrom();
+  s.replace(s.find("@softmax_from"), 13, "@rows_and_others");
+  s.replace(s.find("%2 b: i64)"), 10,
+            "%2 b: i64, %100 y: view<i32, 1> rw, %101 x: view<const i32, 1> r, "
+            "%102 s: view<i64, 1> w, %103 c: view<const i32, 2> r, "
+            "%104 t: view<i64, 1> w)");
+  s.replace(s.rfind("  return\n"), 9,
+            "  %200 = extent %100 {dim = 0} : i64 loc(7:3)\n"
+            "  parallel_for %200 loc(7:3) {\n"
+            "  ^(%201: i64):\n"
+            "    %202 = constant {value = 3} : i32 loc(7:40)\n"
+            "    %203 = load %101, %201 : i32 loc(7:41)\n"
+            "    %204 = mul %202, %203 : i32 loc(7:42)\n"
+            "    %205 = load %100, %201 : i32 loc(7:43)\n"
+            "    %206 = add %204, %205 : i32 loc(7:44)\n"
+            "    store %100, %206, %201 loc(7:45)\n"
+            "    yield\n"
+            "  }\n"
+            "  %210 = extent %103 {dim = 0} : i64 loc(8:3)\n"
+            "  parallel_for %210 loc(8:3) {\n"
+            "  ^(%211: i64):\n"
+            "    %212 = constant {value = 0} : i64 loc(8:40)\n"
+            "    %213 = constant {value = 1} : i64 loc(8:40)\n"
+            "    %214 = load %103, %211, %212 : i32 loc(8:41)\n"
+            "    %215 = load %103, %211, %213 : i32 loc(8:42)\n"
+            "    %216 = add %214, %215 : i32 loc(8:43)\n"
+            "    %217 = cast %216 : i64 loc(8:43)\n"
+            "    %218 = add %217, %211 : i64 loc(8:43)\n"
+            "    store %102, %218, %211 loc(8:44)\n"
+            "    yield\n"
+            "  }\n"
+            "  parallel_for %210 loc(9:3) {\n"
+            "  ^(%221: i64):\n"
+            "    %222 = extent %103 {dim = 1} : i64 loc(9:20)\n"
+            "    %223 = constant {value = 0} : i64 loc(9:20)\n"
+            "    %224 = reduce %223, %222, %223 {combiner = \"plus\", reassociate = true} : i64 loc(9:15) {\n"
+            "    ^(%225: i64):\n"
+            "      %226 = load %103, %221, %225 : i32 loc(9:60)\n"
+            "      %227 = cast %226 : i64 loc(9:60)\n"
+            "      yield %227\n"
+            "    } {\n"
+            "    ^(%228: i64, %229: i64):\n"
+            "      %230 = add %228, %229 : i64\n"
+            "      yield %230\n"
+            "    }\n"
+            "    store %104, %224, %221 loc(9:13)\n"
+            "    yield\n"
+            "  }\n"
+            "  return\n");
+  return s;
+}
+
+} // namespace
+
+TEST(CtaRowsDiff, RowGroupsNextToOtherGroups) {
+  // Two row groups take a CTA per instance; the pointwise groups keep one
+  // instance per thread, spread over the 256 threads of their programs (the
+  // 1-D one also widened), in the one launch.
+  auto m = parse(rowsAndOthers());
+  ASSERT_TRUE(m);
+  PipelineResult r = runPipeline(*m->kernels[0]);
+  ASSERT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
+  const phys::Program &p = *r.program;
+  ASSERT_EQ(p.segments.size(), 4u);
+  EXPECT_EQ(p.scope, phys::ExecScope::CTA);
+  EXPECT_EQ(p.segments[0].spread, 0);
+  EXPECT_EQ(p.segments[1].spread, 256);
+  EXPECT_EQ(p.segments[2].spread, 256);
+  EXPECT_EQ(p.segments[3].spread, 0);
+  EXPECT_TRUE(explicitForm(p)) << phys::programToString(p);
+  bool widened = false;
+  phys::walk(*p.body, [&](const phys::Op &o) {
+    widened |= o.opcode == phys::Opcode::VectorLoad;
+  });
+  EXPECT_TRUE(widened);
+  // Each row group has its own buffers.
+  unsigned warp = 0;
+  for (const phys::Buffer &b : p.buffers)
+    warp += b.name.rfind("rows_warp", 0) == 0;
+  EXPECT_GE(warp, 2u);
+  const int64_t shapes[][4] = {
+      {0, 0, 0, 0}, {1, 1, 1, 1}, {3, 257, 1000, 5}, {2, 31, 1, 300},
+      {5, 1031, 4099, 2}};
+  for (const auto &sh : shapes) {
+    std::vector<ArgSpec> a = {
+        ArgSpec::view(ScalarKind::F32, {sh[0], sh[1]}),
+        ArgSpec::view(ScalarKind::F32, {sh[0], sh[1]}),
+        ArgSpec::i64(sh[1] > 1 ? 1 : 0),
+        ArgSpec::view(ScalarKind::I32, {sh[2]}),
+        ArgSpec::view(ScalarKind::I32, {sh[2]}),
+        ArgSpec::view(ScalarKind::I64, {sh[3]}),
+        ArgSpec::view(ScalarKind::I32, {sh[3], std::max<int64_t>(sh[1], 2)}),
+        ArgSpec::view(ScalarKind::I64, {sh[3]})};
+    compareRuns(*m->kernels[0], a, sh[0] * 31 + sh[2], 1e-5);
+  }
+}

@@ -157,6 +157,8 @@ struct DiffOptions {
   /// Applied to the pipeline's program before it runs (then verified):
   /// a hand-made mapping under test.
   std::function<void(phys::Program &)> rewrite;
+  /// The pipeline's options (default: the default pipeline).
+  PipelineOptions pipeline;
 };
 
 /// Element-wise comparison of one view's bytes: bit for bit, or for floats
@@ -189,7 +191,7 @@ inline DiffOutcome runDifferential(const kir::Kernel &k,
                                    const std::function<void(Memory &)> &reference,
                                    uint64_t seed, DiffOptions diff = {}) {
   DiffOutcome out;
-  PipelineResult r = runPipeline(k);
+  PipelineResult r = runPipeline(k, diff.pipeline);
   EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0])
                       << (r.errors.empty() ? "" : r.errors[0].message);
   if (!r.ok())
