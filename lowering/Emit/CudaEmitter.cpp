@@ -666,10 +666,15 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       indent();
       os << "rest" << op.id << " /= " << name(n) << ";\n";
     }
-    if (!p.stagedParams.empty() && r == 1 && !hostSerial)
-      emitRowStaging(op.result(0));
-    if (p.regMaxK && r == 1 && !hostSerial)
-      emitRowRegisters(op.result(0));
+    // cta-rows' annotated form: the instance's row is decoded.
+    const std::vector<const Value *> rows(op.results.begin(), op.results.end());
+    const bool instance = op.parentOp() &&
+                          op.parentOp()->opcode == Opcode::Segment &&
+                          op.operands[0] == op.parent->args[0];
+    if (!p.stagedParams.empty() && instance && !hostSerial)
+      emitRowStaging(rows);
+    if (p.regMaxK && instance && !hostSerial)
+      emitRowRegisters(rows);
     return;
   }
   case Opcode::Constant:

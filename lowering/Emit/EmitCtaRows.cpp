@@ -47,12 +47,29 @@ void ProgramEmitter::emitStageBytesFunction() {
   os << "static INTENT_HD inline int64_t " << stageBytesFunction() << "(const "
      << m << "_args &a) {\n  int64_t bytes = 0;\n";
   for (unsigned i : p.stagedParams)
-    os << "  bytes += (a." << p.params[i].name << ".extent(1) * "
+    os << "  bytes += (a." << p.params[i].name << lastExtent(p.params[i].type) << " * "
        << elemBytes(p.params[i].type.elem) << " + 15) / 16 * 16;\n";
   os << "  return bytes <= " << p.stageLimitBytes << " ? bytes : 0;\n}\n\n";
 }
 
-void ProgramEmitter::emitRowStaging(const Value *row) {
+std::string ProgramEmitter::lastStride(const Type &t) {
+  return ".stride(" + std::to_string(t.rank - 1) + ")";
+}
+
+std::string ProgramEmitter::lastExtent(const Type &t) {
+  return ".extent(" + std::to_string(t.rank - 1) + ")";
+}
+
+std::string ProgramEmitter::rowStart(const Value *v,
+                                     const std::vector<const Value *> &rows) {
+  std::string s = name(v) + ".data()";
+  for (unsigned d = 0; d < rows.size(); ++d)
+    s += " + " + name(rows[d]) + " * " + name(v) + ".stride(" +
+         std::to_string(d) + ")";
+  return s;
+}
+
+void ProgramEmitter::emitRowStaging(const std::vector<const Value *> &rows) {
   indent();
   os << "// stage the rows read in several passes (cta-rows)\n";
   indent();
@@ -68,7 +85,7 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
     indent();
     os << t << " *const gs" << i << " = " << kRt << "cta_shared<" << t
        << ">(" << offset << ");\n";
-    offset = "(" + offset + " + (" + name(p.param(i)) + ".extent(1) * " +
+    offset = "(" + offset + " + (" + name(p.param(i)) + lastExtent(par.type) + " * " +
              std::to_string(elemBytes(par.type.elem)) + " + 15) / 16 * 16)";
   }
   // gstage is uniform over the CTA: the barriers are reached by all.
@@ -91,12 +108,12 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
     os << "{\n";
     ++depth;
     indent();
-    os << "const " << t << " *const gsrc = " << v << ".data() + " << name(row)
-       << " * " << v << ".stride(0);\n";
+    os << "const " << t << " *const gsrc = " << rowStart(p.param(i), rows)
+       << ";\n";
     indent();
-    os << "const int64_t gn = " << v << ".extent(1);\n";
+    os << "const int64_t gn = " << v << lastExtent(par.type) << ";\n";
     indent();
-    os << "if (" << v << ".stride(1) == 1 && " << kRt << "is_aligned(gsrc, "
+    os << "if (" << v << lastStride(par.type) << " == 1 && " << kRt << "is_aligned(gsrc, "
        << vec * bytes << ")) {\n";
     indent();
     // Eight vector loads in flight per thread: a long staged row is often
@@ -120,7 +137,7 @@ void ProgramEmitter::emitRowStaging(const Value *row) {
     os << "  for (int64_t gc = " << kRt << "cta_thread(); gc < gn; gc += "
        << kRt << "cta_size())\n";
     indent();
-    os << "    " << gs << "[gc] = gsrc[gc * " << v << ".stride(1)];\n";
+    os << "    " << gs << "[gc] = gsrc[gc * " << v << lastStride(par.type) << "];\n";
     indent();
     os << "}\n";
     --depth;

@@ -76,7 +76,7 @@ std::string ProgramEmitter::rowRegBound() const {
   return "(" + t + " : 1024), (" + b + " : 1)";
 }
 
-void ProgramEmitter::emitRowRegisters(const Value *row) {
+void ProgramEmitter::emitRowRegisters(const std::vector<const Value *> &rows) {
   const std::string n = name(p.param(p.regLengthParam)) + ".extent(" +
                         str(p.regLengthDim) + ")";
   line("// rows in registers (cta-rows): slot 4 v + q of thread t holds "
@@ -97,8 +97,8 @@ void ProgramEmitter::emitRowRegisters(const Value *row) {
     const std::string t = scalarCxx(p.params[i].type.elem);
     const std::string v = name(p.param(i)), rr = "rr" + str(i);
     const std::string rp = "rp" + str(i);
-    line("const " + t + " *const " + rp + " = " + v + ".data() + " + name(row) +
-         " * " + v + ".stride(0);");
+    line("const " + t + " *const " + rp + " = " + rowStart(p.param(i), rows) +
+         ";");
     // src: the row's pointer; stride: its element stride (empty: 1, vector
     // loads).
     auto chunks = [&](const std::string &src, bool vec) {
@@ -135,12 +135,12 @@ void ProgramEmitter::emitRowRegisters(const Value *row) {
       } else {
         line("#pragma unroll");
         line("for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rb + rq < rn ? " +
-             src + "[(rb + rq) * " + v + ".stride(1)] : " + t + "{};");
+             src + "[(rb + rq) * " + v + lastStride(p.params[i].type) + "] : " + t + "{};");
       }
       --depth;
       line("}");
     };
-    line("if (" + v + ".stride(1) == 1 && " + kRt + "is_aligned(" + rp +
+    line("if (" + v + lastStride(p.params[i].type) + " == 1 && " + kRt + "is_aligned(" + rp +
          ", " + str(4 * elemBytes(p.params[i].type.elem)) + ")) {");
     ++depth;
     chunks(rp, true);
@@ -305,7 +305,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
   const std::string id = str(op.id), iv = name(body.args[0]);
   const std::string rv = "rv" + id, rq = "rq" + id, rb = "rb" + id;
   const std::string ub = "rn" + id;
-  const Value *row = rowCoordinate(*op.parent);
+  const std::vector<const Value *> rows = rowCoordinates(*op.parent);
   // Stores of row r at the iteration, the only access to their view in the
   // body: a full chunk collects its 4 values and writes them at once.
   std::vector<const Op *> vecStores;
@@ -314,8 +314,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
       continue;
     const Value *m = s->memory();
     if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView() ||
-        m->type.rank != 2 || !row || s->coords()[0] != row ||
-        s->coords()[1] != body.args[0])
+        !addressesRow(*s, rows) || s->coords().back() != body.args[0])
       continue;
     unsigned uses = 0;
     walk(*op.region(0), [&](const Op &a) {
@@ -358,9 +357,9 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
   for (const Op *s : vecStores) {
     const Value *m = s->memory();
     const std::string v = name(m), sid = str(s->id);
-    line(scalarCxx(m->type.elem) + " *const rw" + sid + " = " + v +
-         ".data() + " + name(s->coords()[0]) + " * " + v + ".stride(0);");
-    line("const bool rs" + sid + " = " + v + ".stride(1) == 1 && " + kRt +
+    line(scalarCxx(m->type.elem) + " *const rw" + sid + " = " +
+         rowStart(m, rows) + ";");
+    line("const bool rs" + sid + " = " + v + lastStride(m->type) + " == 1 && " + kRt +
          "is_aligned(rw" + sid + ", " + str(4 * elemBytes(m->type.elem)) +
          ");");
   }
@@ -417,7 +416,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
       line("if (rs" + sid + ") " + kRt + "store_vec<4>(rw" + sid + " + " + rb +
            ", rc" + sid + ");");
       line("else for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") rw" +
-           sid + "[(" + rb + " + " + rq + ") * " + v + ".stride(1)] = rc" + sid +
+           sid + "[(" + rb + " + " + rq + ") * " + v + lastStride(s->memory()->type) + "] = rc" + sid +
            "[" + rq + "];");
     }
   };

@@ -200,8 +200,16 @@ private:
   void emitStageBytesFunction();
   /// `#pragma unroll N` for a for/loop with an `unroll` attribute.
   void printUnroll(const phys::Op &op);
-  /// Copies row `row` of every staged param into shared memory.
-  void emitRowStaging(const phys::Value *row);
+  /// Copies row `rows` (the instance coordinates) of every staged param
+  /// into shared memory.
+  void emitRowStaging(const std::vector<const phys::Value *> &rows);
+  /// `v.data() + r0 * v.stride(0) + ...`: the first element of the row
+  /// x(rows..., :) of view value `v`.
+  std::string rowStart(const phys::Value *v,
+                       const std::vector<const phys::Value *> &rows);
+  /// `.stride(d)` / `.extent(d)` of a view's last dimension (the row).
+  static std::string lastStride(const phys::Type &t);
+  static std::string lastExtent(const phys::Type &t);
   /// reduce / argreduce {dist = "cta"}: spread over the CTA's threads.
   void emitCtaReduce(const phys::Op &op, const std::string &pid);
 
@@ -210,8 +218,8 @@ private:
   void emitRowRegFunctions();
   /// The __launch_bounds__ of variant RK (a C++ expression in RK).
   std::string rowRegBound() const;
-  /// Loads row `row` of every register view into its register array.
-  void emitRowRegisters(const phys::Value *row);
+  /// Loads row `rows` of every register view into its register array.
+  void emitRowRegisters(const std::vector<const phys::Value *> &rows);
   /// Points the `reg` loads at the top of `b` at register slot `slot`
   /// (set) or back at memory; sets / clears regSlot.
   void overrideRegLoads(const phys::Block &b, const std::string &slot,

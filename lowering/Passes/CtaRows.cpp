@@ -1,6 +1,7 @@
 //===- CtaRows.cpp - One CTA per row instance ------------------------------===//
 //
-// Before: a parallel segment whose instance (a row r) computes top-level
+// Before: a parallel segment whose instance (a row r: its coordinates, one
+// or several, e.g. (b, r) over a batch of matrices) computes top-level
 // reductions over the row and writes it through an inner parallel_for (an
 // ordered `for` inside the instance): softmax, layernorm, mean + variance.
 //
@@ -16,7 +17,8 @@
 //   * top-level stores are done by one thread (access active `leader`),
 //     accesses in distributed regions by each thread (`thread`), top-level
 //     loads by all (`all`);
-//   * rows of rank-2 const views that the instance reads in two or more
+//   * rows x(r..., :) of const views of rank |r| + 1 that the instance
+//     reads in two or more
 //     passes are staged: copied into shared memory once per row when they
 //     fit (`staged` loads read the copy), else read from global memory;
 //   * register rows: when every distributed op ranges over [0, n) (n one
@@ -100,6 +102,20 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
     case Opcode::Store:
     case Opcode::Yield:
       break;
+    case Opcode::If: {
+      // A conditional value (`n > 0 ? m2 / n : 0`): every thread computes
+      // it when its branches hold only pure code and loads.
+      bool pure = true;
+      for (auto &r : op->regions)
+        walk(*r, [&](const Op &o) {
+          pure = pure && (isPure(o.opcode) || o.opcode == Opcode::Load ||
+                          o.opcode == Opcode::Yield);
+        });
+      if (pure)
+        break;
+      return "the instance has a top-level if with effects (only pure code, "
+             "loads, stores, reductions and parallel fors are distributed)";
+    }
     default:
       if (!isPure(op->opcode))
         return "the instance has top-level " + opcodeName(op->opcode).str() +
@@ -126,9 +142,10 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
 /// The register-row form (docs/passes.md §3): marks the loads of row r at
 /// the member of a distributed op `reg` and fills the program's register
 /// fields; returns why not when it does not apply.
-std::string chooseRegisterRows(Program &p, Block &body, const Value *row) {
-  if (!row)
-    return "the instance has no single row coordinate";
+std::string chooseRegisterRows(Program &p, Block &body,
+                               const std::vector<const Value *> &rows) {
+  if (rows.empty())
+    return "the instance has no row coordinates";
   // Every distributed op ranges over [0, extent(v, d)) of one view.
   const Op *length = nullptr;
   std::vector<Op *> dist;
@@ -169,8 +186,8 @@ std::string chooseRegisterRows(Program &p, Block &body, const Value *row) {
         continue;
       const Value *m = l->memory();
       if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView() ||
-          !m->type.constElem || m->type.rank != 2 ||
-          l->coords()[0] != row || l->coords()[1] != b.args[0])
+          !m->type.constElem || !addressesRow(*l, rows) ||
+          l->coords().back() != b.args[0])
         continue;
       loads.push_back(l.get());
       params.insert(m->argNo);
@@ -203,7 +220,7 @@ namespace {
 struct RowPlan {
   unsigned maxComponents = 1;    ///< accumulator components (the scratch)
   std::set<unsigned> staged;     ///< params whose row r is staged
-  const Value *row = nullptr;    ///< the row coordinate, if single
+  std::vector<const Value *> rows; ///< the instance coordinates
   Block *body = nullptr;         ///< the segment's region
 };
 
@@ -214,7 +231,7 @@ RowPlan annotate(Program &p, Op &segOp) {
   RowPlan plan;
   Block &body = segOp.regions[0]->block;
   plan.body = &body;
-  const Value *row = plan.row = rowCoordinate(body);
+  const std::vector<const Value *> rows = plan.rows = rowCoordinates(body);
   // Row staging candidates: param -> top-level ops that read its row r.
   std::map<unsigned, std::set<const Op *>> passesOver;
   std::vector<Op *> rowLoads;
@@ -238,9 +255,8 @@ RowPlan annotate(Program &p, Op &segOp) {
       if (l.opcode != Opcode::Load)
         return;
       const Value *m = l.memory();
-      if (!row || !m->type.isView() || !m->type.constElem ||
-          m->type.rank != 2 || l.guard() || l.coords()[0] != row ||
-          m->owner != &p.body->block)
+      if (!m->type.isView() || !m->type.constElem || l.guard() ||
+          !addressesRow(l, rows) || m->owner != &p.body->block)
         return;
       passesOver[m->argNo].insert(&top);
       rowLoads.push_back(&l);
@@ -302,7 +318,7 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
   // group only.
   std::string regWhy =
       p.segments.size() == 1
-          ? chooseRegisterRows(p, *single.body, single.row)
+          ? chooseRegisterRows(p, *single.body, single.rows)
           : "the program has several groups (a launch has one CTA size)";
   if (p.regMaxK) {
     p.sharedBytes =

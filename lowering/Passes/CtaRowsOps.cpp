@@ -116,7 +116,8 @@ private:
     return ty;
   }
   void planBuffers(const Block &body);
-  void emitStaging(Value *row);
+  /// `rows`: the instance coordinates (the row x(rows..., :) is staged).
+  void emitStaging(const Values &rows);
   /// Copies `op` (regions through emit); accesses in distributed code are
   /// each thread's.
   Op *copy(const Op &op, bool distributed);
@@ -156,11 +157,12 @@ void RowLowering::planBuffers(const Block &body) {
       walk(*r, note);
   }
   using K = LaunchExpr::Kind;
+  // The row's length: the staged view's last extent.
   auto extent = [&](unsigned param) {
     LaunchExpr e;
     e.kind = K::Extent;
     e.param = param;
-    e.dim = 1;
+    e.dim = static_cast<unsigned>(p.params[param].type.rank - 1);
     return p.addExpr(e);
   };
   if (!stageAccess.empty()) {
@@ -202,7 +204,7 @@ void RowLowering::planBuffers(const Block &body) {
   threads = cb.cast(cb.ctaSize(), ScalarKind::I64);
 }
 
-void RowLowering::emitStaging(Value *row) {
+void RowLowering::emitStaging(const Values &rows) {
   Builder &b = cb.b;
   Value *fits = b.launchValue(fitsExpr);
   Op *ck = b.create(Opcode::CheckedLaunch, {}, {Type::boolean()});
@@ -217,12 +219,24 @@ void RowLowering::emitStaging(Value *row) {
       const ScalarKind elem = p.params[param].type.elem;
       const int64_t bytes = elemBytes(elem);
       const int64_t vec = std::min<int64_t>(bytes >= 16 ? 1 : 16 / bytes, 4);
+      const int64_t last = static_cast<int64_t>(rows.size());
       Op *ext = b.create(Opcode::Extent, {x}, {Type::index()});
-      ext->setAttr("dim", int64_t(1));
-      Op *str = b.create(Opcode::Stride, {x}, {Type::index()});
-      str->setAttr("dim", int64_t(0));
+      ext->setAttr("dim", last);
       Value *n = ext->result();
-      Value *base = cb.mul(row, str->result());
+      // The row's first element: sum_d rows[d] * stride(d).
+      Value *base = nullptr;
+      for (unsigned d = 0; d < rows.size(); ++d) {
+        Op *str = b.create(Opcode::Stride, {x}, {Type::index()});
+        str->setAttr("dim", static_cast<int64_t>(d));
+        Value *term = cb.mul(rows[d], str->result());
+        base = base ? cb.add(base, term) : term;
+      }
+      auto at = [&](Value *c) {
+        llvm::SmallVector<Value *, 4> ops = {x};
+        ops.append(rows.begin(), rows.end());
+        ops.push_back(c);
+        return ops;
+      };
       // A row access with the provenance of the staged loads it serves.
       auto rowAccess = [&](Op *op) {
         op->loc = proto.loc;
@@ -236,7 +250,7 @@ void RowLowering::emitStaging(Value *row) {
         cb.loop(
             {from}, [&](const Values &c) { return cb.cmp("lt", c[0], n); },
             [&](const Values &c) {
-              Op *l = b.create(Opcode::Load, {x, row, c[0]}, {Type::scalar(elem)});
+              Op *l = b.create(Opcode::Load, at(c[0]), {Type::scalar(elem)});
               rowAccess(l);
               cb.store(gs, c[0], l->result());
               return c;
@@ -260,7 +274,7 @@ void RowLowering::emitStaging(Value *row) {
                 },
                 [&](const Values &c) {
                   std::vector<Type> rt(vec, Type::scalar(elem));
-                  Op *l = b.create(Opcode::VectorLoad, {x, row, c[0]}, rt);
+                  Op *l = b.create(Opcode::VectorLoad, at(c[0]), rt);
                   rowAccess(l);
                   l->setAttr("width", vec);
                   llvm::SmallVector<Value *, 8> ops = {gs};
@@ -339,7 +353,7 @@ void RowLowering::emit(const Op &op, bool distributed) {
   if (op.opcode == Opcode::Load && op.boolAttr("staged")) {
     // The staged copy when this launch has one, else the view.
     Value *gs = stageHandle.at(op.memory()->argNo);
-    Value *k = lookup(map, op.coords()[1]);
+    Value *k = lookup(map, op.coords().back());
     Values v = cb.branch(
         stage, {op.result()->type}, [&] { return Values{cb.load(gs, k)}; },
         [&] { return Values{copy(op, distributed)->result()}; });
@@ -529,7 +543,7 @@ void RowLowering::lowerFor(const Op &f) {
 
 void RowLowering::run() {
   Block &blk = seg.regions[0]->block;
-  const Value *row = rowCoordinate(blk);
+  const std::vector<const Value *> rows = rowCoordinates(blk);
   // The old ops stay alive (their values mapped to the new ones) while the
   // new ones are built from them.
   Block old;
@@ -549,9 +563,13 @@ void RowLowering::run() {
       continue;
     }
     emit(o, /*distributed=*/false);
-    if (o.opcode == Opcode::Delinearize && o.results.size() == 1 &&
-        o.result(0) == row && !stageHandle.empty())
-      emitStaging(map.at(row));
+    if (o.opcode == Opcode::Delinearize && !rows.empty() &&
+        o.result(0) == rows[0] && !stageHandle.empty()) {
+      Values mapped;
+      for (const Value *r : rows)
+        mapped.push_back(map.at(r));
+      emitStaging(mapped);
+    }
   }
 }
 

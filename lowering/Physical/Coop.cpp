@@ -54,6 +54,29 @@ const Value *intent::phys::rowCoordinate(const Block &b) {
   return dec && dec->results.size() == 1 ? dec->result(0) : nullptr;
 }
 
+std::vector<const Value *> intent::phys::rowCoordinates(const Block &b) {
+  std::vector<const Value *> rows;
+  for (const auto &op : b.ops)
+    if (op->opcode == Opcode::Delinearize && !b.args.empty() &&
+        op->operands[0] == b.args[0])
+      rows.assign(op->results.begin(), op->results.end());
+  return rows;
+}
+
+bool intent::phys::addressesRow(const Op &op,
+                                const std::vector<const Value *> &rows) {
+  llvm::ArrayRef<Value *> c = op.coords();
+  const Value *m = op.memory();
+  if (rows.empty() || !m->type.isView() ||
+      m->type.rank != static_cast<int>(rows.size()) + 1 ||
+      c.size() != rows.size() + 1)
+    return false;
+  for (unsigned d = 0; d < rows.size(); ++d)
+    if (c[d] != rows[d])
+      return false;
+  return true;
+}
+
 int64_t intent::phys::rowScratchBytes(unsigned components) {
   // Rounded to 16 bytes: staged rows follow it.
   return (256 * static_cast<int64_t>(components) + 8 * components + 15) / 16 *

@@ -39,6 +39,14 @@ bool isShuffleKind(ScalarKind k);
 /// region): the single result of the delinearize of b's local index; null
 /// when the instance has no such single coordinate.
 const Value *rowCoordinate(const Block &b);
+/// cta-rows: the instance coordinates of instance block `b` (the results of
+/// the delinearize of b's local index, outermost first): "row r" of a view
+/// of rank rows + 1 is x(r0, ..., rk, :). Empty when b decodes none.
+std::vector<const Value *> rowCoordinates(const Block &b);
+/// Whether access `op` addresses the instance's row of its view: a view of
+/// rank rows.size() + 1 whose first coordinates are exactly `rows`, in
+/// order (the last one is the column).
+bool addressesRow(const Op &op, const std::vector<const Value *> &rows);
 
 /// cta-rows (docs/passes.md): the scratch bytes at shared offset 0 that a
 /// CTA-distributed reduction of `components` components uses (warp

@@ -68,9 +68,9 @@ private:
   void verifyRows() {
     for (unsigned i : p.stagedParams) {
       if (i >= p.params.size() || !p.params[i].type.isView() ||
-          p.params[i].type.rank != 2 || !p.params[i].type.constElem)
+          p.params[i].type.rank < 2 || !p.params[i].type.constElem)
         error("staged parameter " + std::to_string(i) +
-              " is not a rank-2 view of const elements");
+              " is not a view of const elements of rank 2 or more");
     }
     if (!p.stagedParams.empty() &&
         (p.stageLimitBytes <= 0 || p.sharedBytes % 16))
@@ -199,9 +199,9 @@ private:
     int64_t bytes = 0;
     for (unsigned i : p.regParams) {
       if (i >= p.params.size() || !p.params[i].type.isView() ||
-          p.params[i].type.rank != 2 || !p.params[i].type.constElem) {
+          p.params[i].type.rank < 2 || !p.params[i].type.constElem) {
         error("register row parameter " + std::to_string(i) +
-              " is not a rank-2 view of const elements");
+              " is not a view of const elements of rank 2 or more");
         return;
       }
       bytes += elemBytes(p.params[i].type.elem);
@@ -260,11 +260,12 @@ private:
       return;
     }
     const Op *seg = dist->parentOp();
-    const Value *row = seg && seg->opcode == Opcode::Segment
-                           ? rowCoordinate(seg->regions[0]->block)
-                           : nullptr;
-    if (op.guard() || !row || op.coords().size() != 2 ||
-        op.coords()[0] != row || op.coords()[1] != op.parent->args[0])
+    const std::vector<const Value *> rows =
+        seg && seg->opcode == Opcode::Segment
+            ? rowCoordinates(seg->regions[0]->block)
+            : std::vector<const Value *>();
+    if (op.guard() || !addressesRow(op, rows) ||
+        op.coords().back() != op.parent->args[0])
       opError(op, "a `reg` load reads row r at the member, unguarded");
   }
 
@@ -349,11 +350,13 @@ private:
       return;
     }
     const Op *seg = segmentOf(op);
-    const Value *row = seg ? rowCoordinate(seg->regions[0]->block) : nullptr;
-    if (!row || op.coords().size() != 2 || op.coords()[0] != row)
+    const std::vector<const Value *> rows =
+        seg ? rowCoordinates(seg->regions[0]->block)
+            : std::vector<const Value *>();
+    if (!addressesRow(op, rows))
       opError(op, "a staged load reads row r of its instance: its first "
-                  "coordinate must be the segment's (only) instance "
-                  "coordinate");
+                  "coordinates must be the segment's instance coordinates, "
+                  "in order");
   }
 
   /// A kept-zero workspace: zero-filled once per allocation and left zero

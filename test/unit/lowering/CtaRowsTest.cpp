@@ -120,7 +120,7 @@ TEST(CtaRowsVerifier, NoReadOfWrittenView) {
 TEST(CtaRowsVerifier, StagedParamShape) {
   Built b = buildFile("layernorm.kir");
   b.program->stagedParams.push_back(1); // mean: rank 1, written
-  expectError(b, "[coop]", "is not a rank-2 view of const elements");
+  expectError(b, "[coop]", "is not a view of const elements of rank 2 or more");
 }
 
 TEST(CtaRowsVerifier, StageLimit) {
@@ -248,7 +248,7 @@ TEST(CtaRowsVerifier, RegisterBudget) {
 TEST(CtaRowsVerifier, RegisterParamShape) {
   Built b = buildFile("softmax.kir");
   b.program->regParams = {0}; // out: written
-  expectError(b, "[coop]", "is not a rank-2 view of const elements");
+  expectError(b, "[coop]", "is not a view of const elements of rank 2 or more");
 }
 
 TEST(CtaRowsVerifier, RegisterViewsWithoutForm) {
