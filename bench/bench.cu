@@ -65,6 +65,12 @@ __attribute__((weak)) void inclusive_scan(float *, const float *, long long);
 __attribute__((weak)) void segmented_sum(float *, const int *, const float *,
                                          long long, long long);
 __attribute__((weak)) void histogram256(int *, const float *, long long);
+__attribute__((weak)) void softmax3(float *, const float *, long long,
+                                    long long, long long);
+__attribute__((weak)) void mv2(float *, float *, const float *, const float *,
+                               const float *, const float *, long long,
+                               long long);
+__attribute__((weak)) void colsum(float *, const float *, long long, long long);
 } // namespace bench_entry
 
 namespace {
@@ -627,6 +633,129 @@ void benchHistogram(Ctx &C) {
   measure(C, "histogram", sizeName(N) + "/256bins", Bytes, Ours);
 }
 
+
+/// Softmax over the last axis of a B x R x N tensor (rank-3 views): the same
+/// check as the rank-2 softmax.
+void benchSoftmax3(Ctx &C, long long B, long long R, long long Cols) {
+  if (C.O.Quick)
+    B = std::max(1LL, B / 64);
+  const long long Rows = B * R, N = Rows * Cols;
+  dbuf<float> In(N), Out(N), Want(N);
+  bench::fillUniform(In.get(), N, C.nextSeed(), -8.0f, 8.0f, C.S);
+  {
+    std::vector<float> HX = In.download(), HW(N);
+    bench::hostParallel(Rows, [&](long long Lo, long long Hi) {
+      for (long long Row = Lo; Row < Hi; ++Row) {
+        const float *X = &HX[Row * Cols];
+        double M = -INFINITY, S = 0;
+        for (long long K = 0; K < Cols; ++K)
+          M = std::fmax(M, X[K]);
+        for (long long K = 0; K < Cols; ++K)
+          S += std::exp(X[K] - M);
+        for (long long K = 0; K < Cols; ++K)
+          HW[Row * Cols + K] = static_cast<float>(std::exp(X[K] - M) / S);
+      }
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(bench::compareDevice(Out.get(), Want.get(), nullptr,
+                                                N, 5e-5, 0, C.S),
+                           N);
+  };
+  std::string Shape = std::to_string(B) + "x" + std::to_string(R) + "x" +
+                      std::to_string(Cols);
+  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
+               [&] { bench_entry::softmax3(Out.get(), In.get(), B, R, Cols); },
+               Verify, bench_entry::softmax3 ? "" : missingReason(C, "softmax3")};
+  measure(C, "softmax3", Shape, 2.0 * N * sizeof(float), Ours);
+}
+
+/// Two matrix-vector products p = A u, q = B v in one kernel (two groups).
+/// Integer-valued inputs: every sum is exact, checked exactly.
+void benchMv2(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  dbuf<float> A(N), Bm(N), U(Cols), V(Cols), P(Rows), Q(Rows), WantP(Rows),
+      WantQ(Rows);
+  bench::fillIntValued(A.get(), N, C.nextSeed(), -4, 4, C.S);
+  bench::fillIntValued(Bm.get(), N, C.nextSeed(), -4, 4, C.S);
+  bench::fillIntValued(U.get(), Cols, C.nextSeed(), -4, 4, C.S);
+  bench::fillIntValued(V.get(), Cols, C.nextSeed(), -4, 4, C.S);
+  {
+    std::vector<float> HA = A.download(), HB = Bm.download(), HU = U.download(),
+                       HV = V.download(), HP(Rows), HQ(Rows);
+    bench::hostParallel(Rows, [&](long long Lo, long long Hi) {
+      for (long long I = Lo; I < Hi; ++I) {
+        double SP = 0, SQ = 0;
+        for (long long K = 0; K < Cols; ++K) {
+          SP += double(HA[I * Cols + K]) * HU[K];
+          SQ += double(HB[I * Cols + K]) * HV[K];
+        }
+        HP[I] = static_cast<float>(SP);
+        HQ[I] = static_cast<float>(SQ);
+      }
+    });
+    WantP.upload(HP);
+    WantQ.upload(HQ);
+  }
+  auto Verify = [&] {
+    std::string E = bench::describe(
+        bench::compareDevice(P.get(), WantP.get(), nullptr, Rows, 0, 0, C.S),
+        Rows);
+    return E.empty() ? bench::describe(bench::compareDevice(Q.get(), WantQ.get(),
+                                                            nullptr, Rows, 0, 0,
+                                                            C.S),
+                                       Rows)
+                     : E;
+  };
+  std::string Shape = std::to_string(Rows) + "x" + std::to_string(Cols);
+  Variant Ours{"intent", "ours",
+               [&] {
+                 poison(C, P);
+                 poison(C, Q);
+               },
+               [&] {
+                 bench_entry::mv2(P.get(), Q.get(), A.get(), U.get(), Bm.get(),
+                                  V.get(), Rows, Cols);
+               },
+               Verify, bench_entry::mv2 ? "" : missingReason(C, "mv2")};
+  measure(C, "mv2", Shape, (2.0 * N + 2.0 * Cols + 2.0 * Rows) * sizeof(float),
+          Ours);
+}
+
+/// Column sums of a Rows x Cols matrix; integer-valued, checked exactly.
+void benchColsum(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  dbuf<float> A(N), Out(Cols), Want(Cols);
+  bench::fillIntValued(A.get(), N, C.nextSeed(), -8, 8, C.S);
+  {
+    std::vector<float> HA = A.download(), HW(Cols);
+    bench::hostParallel(Cols, [&](long long Lo, long long Hi) {
+      for (long long J = Lo; J < Hi; ++J) {
+        double S = 0;
+        for (long long I = 0; I < Rows; ++I)
+          S += HA[I * Cols + J];
+        HW[J] = static_cast<float>(S);
+      }
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(
+        bench::compareDevice(Out.get(), Want.get(), nullptr, Cols, 0, 0, C.S),
+        Cols);
+  };
+  std::string Shape = std::to_string(Rows) + "x" + std::to_string(Cols);
+  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
+               [&] { bench_entry::colsum(Out.get(), A.get(), Rows, Cols); },
+               Verify, bench_entry::colsum ? "" : missingReason(C, "colsum")};
+  measure(C, "colsum", Shape, (1.0 * N + Cols) * sizeof(float), Ours);
+}
+
 struct Benchmark {
   const char *Name;
   std::function<void(Ctx &)> Run;
@@ -647,6 +776,14 @@ const std::vector<Benchmark> &benchmarks() {
       {"scan", benchScan},
       {"segsum", benchSegmentedSum},
       {"histogram", benchHistogram},
+      {"softmax3-64x512x1024",
+       [](Ctx &C) { benchSoftmax3(C, 64, 512, 1024); }},
+      {"softmax3-12x1000x3000",
+       [](Ctx &C) { benchSoftmax3(C, 12, 1000, 3000); }},
+      {"mv2-8192x8192", [](Ctx &C) { benchMv2(C, 8192, 8192); }},
+      {"mv2-3000x20000", [](Ctx &C) { benchMv2(C, 3000, 20000); }},
+      {"colsum-8192x8192", [](Ctx &C) { benchColsum(C, 8192, 8192); }},
+      {"colsum-65536x1000", [](Ctx &C) { benchColsum(C, 65536, 1000); }},
   };
   return List;
 }

@@ -9,7 +9,10 @@ Times, with the method of the CUDA driver (bench/bench.cu):
            program per row, the row held in registers) -- the target -- and
            torch.softmax;
   layernorm, the same shapes: torch.nn.functional.layer_norm (the target);
-  argmax   2^28 f32: torch.argmax (the target).
+  argmax   2^28 f32: torch.argmax (the target);
+  softmax3 64x512x1024, 12x1000x3000: torch.softmax(dim=-1) (the target);
+  mv2      8192x8192, 3000x20000: torch.mv twice (the target);
+  colsum   8192x8192, 65536x1000: torch.sum(dim=0) (the target).
 Inputs are drawn fresh on the GPU from the seed, far larger than the L2.
 Before every run (untimed) 256 MiB are written to evict the L2; CUDA events
 bracket the one call; warm-up runs first (Triton is compiled before, on one
@@ -271,6 +274,71 @@ def bench_argmax(ctx):
                 lambda: pos.fill_(-1), lambda: torch.argmax(x, out=pos), verify)
 
 
+def bench_softmax3(ctx, b, r, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        b = max(1, b // 64)
+    shape = f"{b}x{r}x{cols}"
+    x = ctx.uniform((b, r, cols), -8.0, 8.0)
+    ref = torch.softmax(x.double(), dim=-1)
+    nbytes = 2.0 * b * r * cols * 4
+
+    def verify(out):
+        bad = ~((out.double() - ref).abs() <= 5e-5 * ref.abs())
+        msg = describe_bad(torch, bad, out, ref)
+        out.fill_(math.nan)
+        return msg
+
+    ctx.measure("softmax3", shape, "torch.softmax(dim=-1)", "target", nbytes,
+                lambda: None, lambda: torch.softmax(x, dim=-1), verify)
+
+
+def int_valued(ctx, shape, lo, hi):
+    return ctx.uniform(shape, lo, hi + 1).floor_().clamp_(lo, hi)
+
+
+def bench_mv2(ctx, rows, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    a = int_valued(ctx, (rows, cols), -4, 4)
+    b = int_valued(ctx, (rows, cols), -4, 4)
+    u = int_valued(ctx, (cols,), -4, 4)
+    v = int_valued(ctx, (cols,), -4, 4)
+    want_p = (a.double() @ u.double())
+    want_q = (b.double() @ v.double())
+    nbytes = (2.0 * rows * cols + 2.0 * cols + 2.0 * rows) * 4
+
+    def run():
+        return (torch.mv(a, u), torch.mv(b, v))
+
+    def verify(out):
+        p, q = out
+        bad = torch.cat([p.double() != want_p, q.double() != want_q])
+        return describe_bad(torch, bad, torch.cat([p, q]),
+                            torch.cat([want_p, want_q]))
+
+    ctx.measure("mv2", shape, "torch.mv x2", "target", nbytes,
+                lambda: None, run, verify)
+
+
+def bench_colsum(ctx, rows, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    a = int_valued(ctx, (rows, cols), -8, 8)
+    want = a.double().sum(dim=0)
+    nbytes = (1.0 * rows * cols + cols) * 4
+
+    def verify(out):
+        return describe_bad(torch, out.double() != want, out, want)
+
+    ctx.measure("colsum", shape, "torch.sum(dim=0)", "target", nbytes,
+                lambda: None, lambda: torch.sum(a, dim=0), verify)
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--csv", required=True)
@@ -299,6 +367,15 @@ def main(argv):
         names.append((f"layernorm-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_layernorm(ctx, r, c)))
     names.append(("argmax", lambda: bench_argmax(ctx)))
+    for b, r, c in [(64, 512, 1024), (12, 1000, 3000)]:
+        names.append((f"softmax3-{b}x{r}x{c}",
+                      lambda b=b, r=r, c=c: bench_softmax3(ctx, b, r, c)))
+    for rows, cols in [(8192, 8192), (3000, 20000)]:
+        names.append((f"mv2-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_mv2(ctx, r, c)))
+    for rows, cols in [(8192, 8192), (65536, 1000)]:
+        names.append((f"colsum-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_colsum(ctx, r, c)))
     only = [n for n in args.only.split(",") if n]
     for name, fn in names:
         if only and name not in only:

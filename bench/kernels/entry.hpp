@@ -37,6 +37,14 @@ void segmented_sum(float *y, const int *offsets, const float *x,
                    long long rows, long long n);
 /// bins[b] += |{i : int(x[i] * 256) == b}| for the 256 bins.
 void histogram256(int *bins, const float *x, long long n);
+/// Softmax over the last axis of a b x r x n row-major tensor.
+void softmax3(float *out, const float *in, long long b, long long r,
+              long long n);
+/// p = a u and q = b v (rows x cols row-major matrices), in one kernel.
+void mv2(float *p, float *q, const float *a, const float *u, const float *b,
+         const float *v, long long rows, long long cols);
+/// out[j] = sum over i of a[i][j] (rows x cols row-major).
+void colsum(float *out, const float *a, long long rows, long long cols);
 
 } // namespace bench_entry
 

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace bench_entry {
@@ -31,6 +32,12 @@ __attribute__((weak)) void inclusive_scan(float *, const float *, long long);
 __attribute__((weak)) void segmented_sum(float *, const int *, const float *,
                                          long long, long long);
 __attribute__((weak)) void histogram256(int *, const float *, long long);
+__attribute__((weak)) void softmax3(float *, const float *, long long,
+                                    long long, long long);
+__attribute__((weak)) void mv2(float *, float *, const float *, const float *,
+                               const float *, const float *, long long,
+                               long long);
+__attribute__((weak)) void colsum(float *, const float *, long long, long long);
 } // namespace bench_entry
 
 namespace {
@@ -224,6 +231,72 @@ void testHistogram() {
 
 } // namespace
 
+void testSoftmax3() {
+  if (!bench_entry::softmax3)
+    return missing("softmax3");
+  for (auto [B, R, C] : std::vector<std::tuple<long long, long long, long long>>{
+           {0, 2, 5}, {2, 0, 5}, {2, 3, 0}, {1, 1, 1}, {3, 5, 13}, {2, 3, 1025}}) {
+    std::vector<float> In = uniform(B * R * C, -8, 8), Out(B * R * C, NAN);
+    bool Ok = oneLaunch(
+        [&] { bench_entry::softmax3(Out.data(), In.data(), B, R, C); });
+    for (long long I = 0; I < B * R; ++I) {
+      double M = -INFINITY, S = 0;
+      for (long long K = 0; K < C; ++K)
+        M = std::fmax(M, In[I * C + K]);
+      for (long long K = 0; K < C; ++K)
+        S += std::exp(In[I * C + K] - M);
+      for (long long K = 0; K < C; ++K) {
+        double W = std::exp(In[I * C + K] - M) / S;
+        Ok = Ok && close(Out[I * C + K], W, 5e-5 * W);
+      }
+    }
+    report("softmax3", (std::to_string(B) + "x" + std::to_string(R) + "x" +
+                        std::to_string(C)).c_str(), Ok);
+  }
+}
+
+void testMv2() {
+  if (!bench_entry::mv2)
+    return missing("mv2");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {300, 257}}) {
+    // Integer-valued: the sums are exact in any order.
+    std::vector<float> A = intValued(R * C), U = intValued(C),
+                       Bm = intValued(R * C), V = intValued(C), P(R, NAN),
+                       Q(R, NAN);
+    bool Ok = oneLaunch([&] {
+      bench_entry::mv2(P.data(), Q.data(), A.data(), U.data(), Bm.data(),
+                       V.data(), R, C);
+    });
+    for (long long I = 0; I < R; ++I) {
+      double WP = 0, WQ = 0;
+      for (long long K = 0; K < C; ++K) {
+        WP += double(A[I * C + K]) * U[K];
+        WQ += double(Bm[I * C + K]) * V[K];
+      }
+      Ok = Ok && P[I] == WP && Q[I] == WQ;
+    }
+    report("mv2", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
+void testColsum() {
+  if (!bench_entry::colsum)
+    return missing("colsum");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {1024, 5}, {257, 300}}) {
+    std::vector<float> A = intValued(R * C), Out(C, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::colsum(Out.data(), A.data(), R, C); });
+    for (long long J = 0; J < C; ++J) {
+      double W = 0;
+      for (long long I = 0; I < R; ++I)
+        W += A[I * C + J];
+      Ok = Ok && Out[J] == W;
+    }
+    report("colsum", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
 int main() {
   if (intent::rt::mode() != intent::rt::device_mode::cpu) {
     std::fprintf(stderr, "kernels_cpu: run with INTENT_DEVICE=cpu\n");
@@ -237,6 +310,9 @@ int main() {
   testScan();
   testSegmentedSum();
   testHistogram();
+  testSoftmax3();
+  testMv2();
+  testColsum();
   std::printf("%d passed, %d failed\n", Passed, Failed);
   return Failed ? 1 : 0;
 }

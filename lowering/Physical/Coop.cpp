@@ -131,6 +131,7 @@ void intent::phys::layoutSharedBuffers(Program &p) {
   for (const Buffer &b : p.buffers)
     if (b.scope == BufferScope::CTAShared && b.sharedOffset >= 0)
       end = std::max(end, b.sharedOffset + b.size * elemBytes(b.elem));
+  bool placed = false;
   for (Buffer &b : p.buffers) {
     if (b.scope != BufferScope::CTAShared || b.sharedOffset >= 0 ||
         b.sizeExpr >= 0)
@@ -138,8 +139,17 @@ void intent::phys::layoutSharedBuffers(Program &p) {
     end = (end + 15) / 16 * 16;
     b.sharedOffset = end;
     end += b.size * elemBytes(b.elem);
+    placed = true;
   }
   p.sharedBytes = std::max(p.sharedBytes, end);
+  // New static buffers (a later pass, or another segment of a multi-group
+  // program) move every buffer sized per launch behind them.
+  if (placed) {
+    for (Buffer &b : p.buffers)
+      if (b.scope == BufferScope::CTAShared && b.sizeExpr >= 0)
+        b.sharedOffsetExpr = -1;
+    p.sharedBytesExpr = -1;
+  }
   // Buffers sized per launch follow the static ones, each at the next
   // 16-byte boundary: offsets and the launch's total are launch
   // expressions over their sizes.

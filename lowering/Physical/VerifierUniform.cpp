@@ -348,6 +348,15 @@ void verifySharedRecords(const Program &p, std::vector<std::string> &errors) {
       if (!index(p.sharedBytesExpr))
         error(at + " is sized per launch, but the program has no dynamic "
                    "shared bytes (shared S dynamic eK)");
+      // Placed after every static buffer: a constant offset (the first
+      // dynamic buffer's) is at least the static bytes.
+      if (index(b.sharedOffsetExpr) &&
+          p.exprs[b.sharedOffsetExpr].kind == LaunchExpr::Kind::Const &&
+          p.exprs[b.sharedOffsetExpr].value < p.sharedBytes)
+        error(at + " is sized per launch at offset " +
+              std::to_string(p.exprs[b.sharedOffsetExpr].value) +
+              ", inside the " + std::to_string(p.sharedBytes) +
+              " bytes of the static buffers");
       continue;
     }
     if (b.sharedOffset < 0) {

@@ -456,6 +456,13 @@ TEST(CtaRowsDiff, BufferSizedPerLaunchRoundTripsAndIsChecked) {
       "is sized per launch: it needs i64 launch expressions");
   broken([&](phys::Program &q) { q.buffers[id].sharedOffset = 64; },
          "is sized per launch: it needs i64 launch expressions");
+  // Placed over the static buffers (the multi-group layout bug: a second
+  // segment's static buffers laid out after the first one's dynamic row).
+  broken(
+      [&](phys::Program &q) {
+        q.buffers[id].sharedOffsetExpr = static_cast<int>(q.constExpr(16));
+      },
+      "is sized per launch at offset 16, inside the");
 }
 
 TEST(CtaRowsDiff, InTheDefaultPipeline) {
@@ -566,6 +573,15 @@ TEST(CtaRowsDiff, RowGroupsNextToOtherGroups) {
   for (const phys::Buffer &b : p.buffers)
     warp += b.name.rfind("rows_warp", 0) == 0;
   EXPECT_GE(warp, 2u);
+  // The staged row (sized per launch) lies behind every static buffer,
+  // also those of the row group lowered after it.
+  for (const phys::Buffer &b : p.buffers)
+    if (b.sizeExpr >= 0) {
+      ASSERT_GE(b.sharedOffsetExpr, 0);
+      const phys::LaunchExpr &at = p.exprs[b.sharedOffsetExpr];
+      ASSERT_EQ(at.kind, phys::LaunchExpr::Kind::Const);
+      EXPECT_GE(at.value, p.sharedBytes);
+    }
   const int64_t shapes[][4] = {
       {0, 0, 0, 0}, {1, 1, 1, 1}, {3, 257, 1000, 5}, {2, 31, 1, 300},
       {5, 1031, 4099, 2}};
