@@ -626,6 +626,34 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     ++depth;
     std::string local = name(id) + " - " + name(off);
     int64_t spread = op.intAttr("spread", 0);
+    if (spread && op.boolAttr("team")) {
+      // A team segment (Physical/Dispatch.h teamSegment): every thread
+      // enters with (instance, worker, active).
+      const std::string v = std::to_string(op.id), parts = name(op.operands[4]),
+                        n = name(op.operands[3]);
+      const std::string t = "::intent::rt::cta_thread()",
+                        size = "::intent::rt::cta_size()";
+      indent();
+      os << "const int64_t team_raw" << v << " = ((" << local << ") / " << parts
+         << ") * " << spread << " + " << t << " % " << spread << ";\n";
+      indent();
+      os << "const bool team_active" << v << " = team_raw" << v << " < " << n
+         << ";\n";
+      indent();
+      os << "const int64_t team_inst" << v << " = team_active" << v
+         << " ? team_raw" << v << " : " << n << " - 1;\n";
+      indent();
+      os << "const int64_t team_worker" << v << " = ((" << local << ") % "
+         << parts << ") * (" << size << " / " << spread << ") + " << t << " / "
+         << spread << ";\n";
+      bindArgs(op.region(0)->block, {"team_inst" + v, "team_worker" + v,
+                                     "team_active" + v});
+      emitOps(op.region(0)->block, pid);
+      --depth;
+      indent();
+      os << "}\n";
+      return;
+    }
     if (spread) {
       // Spread over the CTA's threads (Physical/Dispatch.h): this thread's
       // instance, if any.

@@ -996,6 +996,22 @@ private:
       if (pid < off || pid - off >= len)
         return true;
       int64_t local = pid - off;
+      if (int64_t t = op.intAttr("spread", 0); t && op.boolAttr("team")) {
+        // A team segment (Physical/Dispatch.h teamSegment): every thread
+        // enters with (instance, worker, active).
+        int64_t parts = operand(4).i, n = operand(3).i;
+        if (parts <= 0)
+          return fail(op, "a team segment with a non-positive part count");
+        int64_t raw = (local / parts) * t + th->tid % t;
+        bool active = raw < n;
+        int64_t worker = (local % parts) * (ctaThreads / t) + th->tid / t;
+        Flow inner;
+        return execRegion(*op.regions[0],
+                          {Scalar::ofInt(ScalarKind::I64, active ? raw : n - 1),
+                           Scalar::ofInt(ScalarKind::I64, worker),
+                           Scalar::ofBool(active)},
+                          inner);
+      }
       if (int64_t t = op.intAttr("spread", 0)) {
         // Spread (Physical/Dispatch.h): this thread's instance, if any.
         local = local * t + th->tid;

@@ -125,6 +125,13 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   }
   if (!reductions)
     return "the instance computes no top-level reduction";
+  // A reduction down a column reads 32 rows per warp load on a CTA per
+  // instance; col-reduce maps it (threads across the contiguous axis).
+  const std::vector<const Value *> coords =
+      rowCoordinates(segOp->regions[0]->block);
+  for (const auto &op : segOp->regions[0]->block.ops)
+    if (walksOuterAxis(*op, coords))
+      return "a reduction walks an outer axis (col-reduce maps it)";
   std::set<const Value *> loaded, stored;
   walk(*segOp->regions[0], [&](const Op &op) {
     if (op.opcode == Opcode::Load)

@@ -52,6 +52,14 @@ std::string applyCtaRows(phys::Program &p, std::string &what,
 void ctaRowsOps(phys::Program &p, phys::RemarkSink &sink);
 std::string applyCtaRowsOps(phys::Program &p);
 
+/// Reductions along an outer axis (ColReduce.cpp): a team segment of 32
+/// instances per CTA, 8 threads per instance and a launch-time number of
+/// CTAs per 32 instances splitting the members, combined in member order
+/// (workspace + last-arriving CTA). applyColReduceSegment maps one segment.
+void colReduce(phys::Program &p, phys::RemarkSink &sink);
+std::string applyColReduceSegment(phys::Program &p, unsigned segment,
+                                  std::string &what);
+
 /// Row values kept in registers (RowCache.cpp): in a register-row program,
 /// an expression of a row element that a distributed op computes and the
 /// later ones repeat is written into the element's register slot once and

@@ -24,6 +24,8 @@ const PassInfo kPasses[] = {
      "cta-rows without register rows written as cooperative ops"},
     {"row-cache", rowCache, true,
      "keep a row expression in the register row slot"},
+    {"col-reduce", colReduce, true,
+     "reductions along an outer axis: 32 instances per CTA, split members"},
     {"widen", widen, true,
      "chunks of 16 bytes per program for a pointwise 1-D segment"},
     {"atomic-scopes", atomicScopes, false,

@@ -54,7 +54,7 @@ constexpr int64_t kWidenUnroll = 4;
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   // A thread-style segment: a thread program's, or one spread over the
   // threads of a cta program (one instance per thread either way).
-  if (p.scope != ExecScope::Thread && !seg.spread)
+  if (p.scope != ExecScope::Thread && (!seg.spread || seg.team))
     return "the program is already cooperative";
   if (seg.ordered)
     return "the group is a single instance";
@@ -368,7 +368,8 @@ std::string intent::passes::applyWiden(Program &p, std::string &what) {
 void intent::passes::widen(Program &p, phys::RemarkSink &sink) {
   // One remark per parallel segment of a thread-scope program.
   for (unsigned s = 0; s < p.segments.size(); ++s) {
-    bool candidate = (p.scope == ExecScope::Thread || p.segments[s].spread) &&
+    bool candidate = (p.scope == ExecScope::Thread ||
+                      (p.segments[s].spread && !p.segments[s].team)) &&
                      !p.segments[s].ordered;
     std::string what, why = applyWidenSegment(p, s, what);
     if (why.empty())

@@ -77,6 +77,31 @@ bool intent::phys::addressesRow(const Op &op,
   return true;
 }
 
+bool intent::phys::walksOuterAxis(const Op &r,
+                                  const std::vector<const Value *> &coords) {
+  if ((r.opcode != Opcode::Reduce && r.opcode != Opcode::ArgReduce) ||
+      coords.empty() || r.regions.empty())
+    return false;
+  const Value *k = r.regions[0]->block.args[0];
+  const Value *col = coords.back();
+  bool outer = false, inner = false;
+  walk(*r.regions[0], [&](const Op &o) {
+    if (o.opcode != Opcode::Load)
+      return;
+    llvm::ArrayRef<Value *> c = o.coords();
+    if (c.empty())
+      return;
+    // (A rank-1 read at the member, y[i] in A^T y, is the same for every
+    // instance: neither.)
+    if (c.back() == k && c.size() >= 2)
+      inner = true;
+    else if (c.back() == col &&
+             std::find(c.begin(), c.end() - 1, k) != c.end() - 1)
+      outer = true;
+  });
+  return outer && !inner;
+}
+
 int64_t intent::phys::rowScratchBytes(unsigned components) {
   // Rounded to 16 bytes: staged rows follow it.
   return (256 * static_cast<int64_t>(components) + 8 * components + 15) / 16 *

@@ -47,6 +47,12 @@ std::vector<const Value *> rowCoordinates(const Block &b);
 /// rank rows.size() + 1 whose first coordinates are exactly `rows`, in
 /// order (the last one is the column).
 bool addressesRow(const Op &op, const std::vector<const Value *> &rows);
+/// Whether reduction `r` (top-level in an instance whose coordinates are
+/// `coords`) walks an outer axis of a view: a load in its value region has
+/// the last instance coordinate as its last coordinate and the member
+/// index in an earlier one, and no load has the member index last (a row
+/// reduction, read along the contiguous axis, is cta-rows').
+bool walksOuterAxis(const Op &r, const std::vector<const Value *> &coords);
 
 /// cta-rows (docs/passes.md): the scratch bytes at shared offset 0 that a
 /// CTA-distributed reduction of `components` components uses (warp

@@ -60,8 +60,10 @@ void rederive(Program &p) {
       continue;
     retarget(op->operands[1], s.offset);
     retarget(op->operands[2], s.length);
-    if (s.spread && op->operands.size() == 4)
+    if (s.spread && op->operands.size() >= 4)
       retarget(op->operands[3], s.instances);
+    if (s.team && op->operands.size() == 5)
+      retarget(op->operands[4], s.parts);
     const Op *guard = op->parentOp();
     if (guard && guard->opcode == Opcode::If) {
       const Value *c = guard->operands[0];
@@ -74,10 +76,20 @@ void rederive(Program &p) {
 
 } // namespace
 
+/// A team segment's programs: ceil(instances / width) * parts.
+unsigned teamLength(Program &p, unsigned instances, int width,
+                    unsigned parts) {
+  return p.binaryExpr(LaunchExpr::Kind::Mul,
+                      spreadLength(p, instances, width), parts);
+}
+
 void intent::phys::resizeSegment(Program &p, unsigned index,
                                  unsigned instances) {
   Segment &seg = p.segments[index];
-  if (seg.spread) {
+  if (seg.team) {
+    seg.instances = instances;
+    seg.length = teamLength(p, instances, seg.spread, seg.parts);
+  } else if (seg.spread) {
     seg.instances = instances;
     seg.length = spreadLength(p, instances, seg.spread);
   } else {
@@ -108,6 +120,50 @@ void intent::phys::spreadSegment(Program &p, unsigned index, int threads) {
   std::rotate(at, ops.end() - 1, ops.end());
   op->operands.push_back(count);
   op->setAttr("spread", static_cast<int64_t>(threads));
+  walk(*op->regions[0], [](const Op &o) {
+    if (o.access.active == ActiveSet::Self)
+      const_cast<Op &>(o).access.active = ActiveSet::Thread;
+  });
+  rederive(p);
+}
+
+void intent::phys::teamSegment(Program &p, unsigned index, int width,
+                               unsigned parts) {
+  Segment &seg = p.segments[index];
+  Op *op = segmentOp(p, seg.group);
+  assert(op && !seg.team && !seg.ordered && width > 0 &&
+         p.scope == ExecScope::CTA && p.ctaThreads % width == 0);
+  Block *parent = op->parent;
+  Builder b(p);
+  b.setInsertionBlock(parent);
+  b.loc = op->loc;
+  const Op *lengthDef = op->operands[2]->def;
+  b.origin = lengthDef ? lengthDef->origin : op->origin;
+  auto &ops = parent->ops;
+  auto moveBeforeOp = [&] {
+    auto at = std::find_if(ops.begin(), ops.end(),
+                           [&](const auto &o) { return o.get() == op; });
+    std::rotate(at, ops.end() - 1, ops.end());
+  };
+  if (!seg.spread) {
+    seg.instances = seg.length;
+    op->operands.push_back(b.launchValue(seg.instances));
+    moveBeforeOp();
+  }
+  seg.spread = width;
+  seg.team = true;
+  seg.parts = parts;
+  seg.length = teamLength(p, seg.instances, width, parts);
+  op->operands.push_back(b.launchValue(parts));
+  moveBeforeOp();
+  op->setAttr("spread", static_cast<int64_t>(width));
+  op->setAttr("team", true);
+  // The region's (worker, active) arguments after the instance.
+  Block &r = op->regions[0]->block;
+  Value *worker = b.addBlockArg(&r, Type::index(), "worker");
+  Value *active = b.addBlockArg(&r, Type::boolean(), "active");
+  (void)worker;
+  (void)active;
   walk(*op->regions[0], [](const Op &o) {
     if (o.access.active == ActiveSet::Self)
       const_cast<Op &>(o).access.active = ActiveSet::Thread;

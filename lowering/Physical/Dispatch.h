@@ -46,6 +46,18 @@ void resizeSegment(Program &p, unsigned index, unsigned instances);
 /// must not be spread already nor use cooperative primitives.
 void spreadSegment(Program &p, unsigned index, int threads);
 
+/// Makes segment `index` (parallel; plain or spread) a team segment of a
+/// cta program: program q of the segment, with P = `parts` (a launch
+/// expression >= 1), serves instances (q / P) * width + thread_id % width
+/// (those below the instance count), as part q % P of P programs; every
+/// thread enters the region with (instance, worker, active): the instance
+/// (clamped to the last one when not active), worker = (q % P) *
+/// (threads / width) + thread_id / width in [0, P * threads / width), and
+/// whether the instance is real. The region (a pass's) must keep the
+/// instance's effects to active threads and its barriers uniform. Length
+/// ceil(instances / width) * P programs. `width` divides ctaThreads.
+void teamSegment(Program &p, unsigned index, int width, unsigned parts);
+
 } // namespace intent::phys
 
 #endif // INTENT_PHYSICAL_DISPATCH_H

@@ -189,6 +189,13 @@ struct Segment {
   /// program (`length` instances).
   int spread = 0;
   unsigned instances = 0; ///< launch expr: the instance count when spread
+  /// A team segment (Physical/Dispatch.h teamSegment): each of a program's
+  /// `spread` instances is shared by ctaThreads / spread of its threads,
+  /// and `parts` programs (a launch expr, >= 1) share each group of
+  /// `spread` instances; every thread enters the region, with (instance,
+  /// worker, active) (docs/physical-ir.md §4).
+  bool team = false;
+  unsigned parts = 0;
 };
 
 /// A precondition the launcher checks before the kernel runs (it raises

@@ -75,10 +75,13 @@ std::vector<OpInfo> buildTable() {
       // Program structure.
       op(O::ProgramId, "program_id").results(1).pure(),
       op(O::LaunchValue, "launch_value").results(1).attr(intAttr("expr")).pure(),
-      // (pid, offset, length[, instances]): `spread` = T threads share the
-      // instances, the fourth operand their count (Physical/Dispatch.h).
-      op(O::Segment, "segment").operands(3, 4).regions({"body"})
-          .attr(intAttr("group")).attr(optional(intAttr("spread"))),
+      // (pid, offset, length[, instances[, parts]]): `spread` = T threads
+      // share the instances, the fourth operand their count; a `team`
+      // segment's fifth operand is its programs per instance group
+      // (Physical/Dispatch.h).
+      op(O::Segment, "segment").operands(3, 5).regions({"body"})
+          .attr(intAttr("group")).attr(optional(intAttr("spread")))
+          .attr(boolAttr("team", false)),
       op(O::Delinearize, "delinearize").operands(1, kVariadic)
           .results(0, kVariadic).pure(),
       // Scalars.

@@ -279,6 +279,12 @@ private:
       if (threads == 0)
         return fail(t, "a spread segment needs a positive thread count");
       seg.spread = static_cast<int>(threads);
+      if (atIdent("team")) {
+        take();
+        if (!expectIdent("parts") || !parseExprRef(seg.parts))
+          return false;
+        seg.team = true;
+      }
     }
     unsigned line = toks[pos - 1].line;
     if (!parseLoc(seg.loc))

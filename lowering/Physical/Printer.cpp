@@ -148,6 +148,8 @@ private:
       os << " length e" << seg.length << " offset e" << seg.offset;
       if (seg.spread)
         os << " spread " << seg.spread << " instances e" << seg.instances;
+      if (seg.team)
+        os << " team parts e" << seg.parts;
       printLoc(seg.loc);
       os << "\n    // length = " << p.exprToString(seg.length)
          << "; offset = " << p.exprToString(seg.offset) << "\n";

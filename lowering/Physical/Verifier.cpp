@@ -115,7 +115,8 @@ private:
       const Segment &seg = p.segments[s];
       std::string at = "segment " + std::to_string(s) + ": ";
       bool ok = validExpr(seg.length) && validExpr(seg.offset) &&
-                (!seg.spread || validExpr(seg.instances));
+                (!seg.spread || validExpr(seg.instances)) &&
+                (!seg.team || (seg.spread && validExpr(seg.parts)));
       for (unsigned e : seg.extents)
         ok &= validExpr(e);
       if (!ok) {
@@ -212,21 +213,48 @@ private:
       std::string at = "segment op for segment " + std::to_string(s) + ": ";
       if (op.intAttr("group", -1) != static_cast<int64_t>(seg.group))
         error("dispatch", at + "wrong group");
-      if (op.operands.size() != (seg.spread ? 4u : 3u) ||
+      if (op.operands.size() != (seg.team ? 5u : seg.spread ? 4u : 3u) ||
           op.operands[0] != pidOp->result() ||
           !isLaunchValueOf(op.operands[1], seg.offset) ||
           !isLaunchValueOf(op.operands[2], seg.length) ||
-          (seg.spread && !isLaunchValueOf(op.operands[3], seg.instances))) {
-        error("dispatch", at + (seg.spread ? "operands must be (program_id, "
-                                             "O_g, L_g, N_g)"
-                                           : "operands must be (program_id, "
-                                             "O_g, L_g)"));
+          (seg.spread && !isLaunchValueOf(op.operands[3], seg.instances)) ||
+          (seg.team && !isLaunchValueOf(op.operands[4], seg.parts))) {
+        error("dispatch", at + (seg.team ? "operands must be (program_id, "
+                                           "O_g, L_g, N_g, P_g)"
+                                : seg.spread ? "operands must be (program_id, "
+                                               "O_g, L_g, N_g)"
+                                             : "operands must be (program_id, "
+                                               "O_g, L_g)"));
         continue;
       }
       if (op.intAttr("spread", 0) != seg.spread)
         error("dispatch", at + "`spread` differs from the segment record's " +
                               std::to_string(seg.spread));
-      if (seg.spread) {
+      if (op.boolAttr("team") != seg.team)
+        error("dispatch", at + "`team` differs from the segment record");
+      if (seg.team) {
+        // A team of ctaThreads / W threads per instance, P programs per
+        // group of W instances: ceil(N / W) * P programs, every thread in
+        // the region with (instance, worker, active).
+        const Block &r = op.regions[0]->block;
+        if (p.scope != ExecScope::CTA || seg.ordered || seg.spread <= 0 ||
+            p.ctaThreads % seg.spread != 0)
+          error("dispatch", at + "a team segment of " +
+                                std::to_string(seg.spread) +
+                                " instances per program needs exec scope cta "
+                                "and a CTA size they divide (has " +
+                                std::to_string(p.ctaThreads) + ")");
+        if (!isTeamLength(seg))
+          error("dispatch", at + "length e" + std::to_string(seg.length) +
+                                " is not ceil(e" +
+                                std::to_string(seg.instances) + " / " +
+                                std::to_string(seg.spread) + ") * e" +
+                                std::to_string(seg.parts));
+        if (r.args.size() != 3 || !r.args[0]->type.isScalar() ||
+            r.args[2]->type.elem != ScalarKind::Bool)
+          error("dispatch", at + "a team segment's region takes (instance, "
+                                "worker, active)");
+      } else if (seg.spread) {
         // Spread over the threads of a cta program, ceil(N / T) programs.
         if (p.scope != ExecScope::CTA || seg.spread != p.ctaThreads)
           error("dispatch", at + "spread over " + std::to_string(seg.spread) +
@@ -264,6 +292,19 @@ private:
                                 " is not the segment's extent e" +
                                 std::to_string(seg.extents[i]));
     }
+  }
+
+  /// `seg.length` is ceil(instances / W) * parts.
+  bool isTeamLength(const Segment &seg) const {
+    if (seg.length >= p.exprs.size())
+      return false;
+    const LaunchExpr &mul = p.exprs[seg.length];
+    if (mul.kind != LaunchExpr::Kind::Mul || mul.operands.size() != 2 ||
+        mul.operands[1] != seg.parts)
+      return false;
+    Segment inner = seg;
+    inner.length = mul.operands[0];
+    return isSpreadLength(inner);
   }
 
   /// `seg.length` is (instances + (T - 1)) / T, T = seg.spread.
@@ -380,8 +421,14 @@ private:
       expectRegions(op, 1);
       if (op.regions.size() == 1) {
         const Block &b = op.regions[0]->block;
-        if (b.args.size() != 1 || !b.args[0]->type.isIndex())
+        if (op.boolAttr("team")) {
+          if (b.args.size() != 3 || !b.args[0]->type.isIndex() ||
+              !b.args[1]->type.isIndex() || !b.args[2]->type.isBool())
+            opError("structure", op, "team segment region takes `(%local: "
+                                     "i64, %worker: i64, %active: bool)`");
+        } else if (b.args.size() != 1 || !b.args[0]->type.isIndex()) {
           opError("structure", op, "segment region takes `%local: i64`");
+        }
         verifyRegion(*op.regions[0], Opcode::Yield, false);
       }
       break;

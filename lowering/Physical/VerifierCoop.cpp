@@ -23,6 +23,8 @@
 #include "Physical/Structured.h"
 #include "Physical/Verifier.h"
 
+#include <functional>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -50,7 +52,56 @@ public:
           p.segments[g].ordered && !p.segments[g].spread &&
           p.exprToString(p.segments[g].length) != "1")
         verifySplit(op, p.segments[g]);
+      if (op.boolAttr("team") && op.regions[0]->block.args.size() == 3)
+        verifyTeam(op);
     });
+  }
+
+  /// A team segment: every thread runs the region, the inactive ones with
+  /// a copy of the last instance, so a store or atomic on a view (the
+  /// instance's effects) sits under an `if` whose condition requires
+  /// `active` (the argument itself, or an `and` with it).
+  void verifyTeam(const Op &seg) {
+    const Value *active = seg.regions[0]->block.args[2];
+    // `active`, or a conjunction with it (CoopBuilder::both: select(x, y,
+    // false)).
+    std::function<bool(const Value *)> requires_ = [&](const Value *c) {
+      if (c == active)
+        return true;
+      const Op *d = c->def;
+      if (!d || d->opcode != Opcode::Select || d->operands.size() != 3)
+        return false;
+      const Op *f = d->operands[2]->def;
+      bool falseElse = f && f->opcode == Opcode::Constant &&
+                       f->attr("value") && std::holds_alternative<bool>(*f->attr("value")) &&
+                       !std::get<bool>(*f->attr("value"));
+      return falseElse &&
+             (requires_(d->operands[0]) || requires_(d->operands[1]));
+    };
+    walk(*seg.regions[0], [&](const Op &op) {
+      if (op.opcode != Opcode::Store && !isAtomic(op.opcode) &&
+          op.opcode != Opcode::VectorStore)
+        return;
+      if (!op.memory()->type.isView())
+        return;
+      bool guarded = false;
+      for (const Op *o = op.parentOp(); o && o != &seg && !guarded;
+           o = o->parentOp())
+        guarded = o->opcode == Opcode::If && requires_(o->operands[0]) &&
+                  inThen(op, *o);
+      if (!guarded)
+        opError(op, "a store in a team segment must be guarded by the "
+                    "segment's `active` argument (inactive threads repeat "
+                    "the last instance)");
+    });
+  }
+
+  /// Whether `op` lies in the then-region of `ifOp`.
+  static bool inThen(const Op &op, const Op &ifOp) {
+    for (const Op *o = &op; o; o = o->parentOp())
+      if (o->parentOp() == &ifOp)
+        return o->parent == &ifOp.regions[0]->block;
+    return false;
   }
 
 private:

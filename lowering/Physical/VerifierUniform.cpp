@@ -254,8 +254,11 @@ private:
     case Opcode::Segment: {
       // A spread segment's instance is the thread's own, and whether the
       // thread has one varies per thread.
+      // Every thread enters a team segment (its arguments still vary per
+      // thread): control stays as uniform as the dispatch.
       bool spread = op.intAttr("spread", 0) > 0;
-      Ctl inner = spread ? raise(ctl, PerThread, &op) : ctl;
+      Ctl inner = spread && !op.boolAttr("team") ? raise(ctl, PerThread, &op)
+                                                 : ctl;
       for (const auto &r : op.regions) {
         if (spread)
           setArgs(*r, PerThread);
