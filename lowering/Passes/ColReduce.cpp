@@ -72,6 +72,28 @@ constexpr int64_t kMembersPerWorker = 32;
 
 using Values = CoopBuilder::Values;
 
+/// The values of the instance's top level that depend on a reduction's
+/// result (the reductions' results and what is computed from them).
+std::set<const Value *> dependents(const Block &body) {
+  std::set<const Value *> out;
+  for (const auto &op : body.ops) {
+    bool dep = op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce;
+    std::function<void(const Op &)> visit = [&](const Op &o) {
+      for (const Value *v : o.operands)
+        dep = dep || out.count(v);
+      for (const auto &r : o.regions)
+        for (const auto &inner : r->block.ops)
+          visit(*inner);
+    };
+    if (!dep)
+      visit(*op);
+    if (dep)
+      for (const Value *r : op->results)
+        out.insert(r);
+  }
+  return out;
+}
+
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   if (seg.ordered)
     return "the group is a single instance";
@@ -88,15 +110,23 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   std::vector<const Value *> coords = rowCoordinates(body);
   if (coords.empty())
     return "the instance has no coordinates";
-  bool outer = false, seenReduce = false;
-  std::set<const Value *> after; // values computed from the first reduction on
+  bool outer = false;
+  std::set<const Value *> after = dependents(body); // on a reduction's result
   for (const auto &op : body.ops) {
     switch (op->opcode) {
-    case Opcode::Reduce: {
-      if (!op->boolAttr("reassociate", false))
+    case Opcode::Reduce:
+    case Opcode::ArgReduce: {
+      if (op->opcode == Opcode::Reduce && !op->boolAttr("reassociate", false))
         return "a reduce may not be reassociated";
+      if (op->opcode == Opcode::ArgReduce) {
+        ScalarKind k = op->result(0)->type.elem;
+        if (elemBytes(k) != 4 && elemBytes(k) != 8)
+          return "arg-reduce value type " + typeToString(op->result(0)->type) +
+                 " is not 4 or 8 bytes";
+      }
       for (const AccComponent &c : op->acc)
-        if (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8)
+        if (op->opcode == Opcode::Reduce && elemBytes(c.type.elem) != 4 &&
+            elemBytes(c.type.elem) != 8)
           return "accumulator type " + typeToString(c.type) +
                  " is not 4 or 8 bytes";
       // Independent of the other reductions' results.
@@ -112,7 +142,6 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
       if (uses)
         return "a reduction uses another's result";
       outer = outer || walksOuterAxis(*op, coords);
-      seenReduce = true;
       break;
     }
     case Opcode::Load:
@@ -125,9 +154,6 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
         return "the instance has top-level " + opcodeName(op->opcode).str() +
                " (only pure code, loads, stores and reductions)";
     }
-    if (seenReduce)
-      for (const Value *r : op->results)
-        after.insert(r);
   }
   if (!outer)
     return "no reduction walks an outer axis";
@@ -167,6 +193,7 @@ private:
   /// A reduction's plan: its op and component types, the partial buffers.
   struct Red {
     const Op *op;
+    bool arg = false; ///< an argreduce: (value, position) components
     std::vector<Type> types;
     std::vector<unsigned> partIds;
     Values partBufs;
@@ -216,6 +243,8 @@ private:
     return {};
   }
   Values identity(const Red &r) {
+    if (r.arg)
+      return {cb.constant(r.op->acc[0].value, r.types[0]), cb.i64(-1)};
     Values id;
     for (unsigned c = 0; c < r.types.size(); ++c)
       id.push_back(r.op->acc[c].identity == AccComponent::Identity::Init
@@ -223,7 +252,15 @@ private:
                        : cb.constant(r.op->acc[c].value, r.types[c]));
     return id;
   }
-  Values combine(const Red &r, const Values &lo, const Values &hi) {
+  /// lo's members precede hi's; `increasing`: hi is one member whose
+  /// position follows every one in lo (a worker's own stream).
+  Values combine(const Red &r, const Values &lo, const Values &hi,
+                 bool increasing = false) {
+    if (r.arg)
+      return cb.argMerge(r.op->strAttr("which") == "max",
+                         r.op->strAttr("tie") == "last",
+                         r.op->strAttr("nan") == "ignore", lo[0], lo[1], hi[0],
+                         hi[1], increasing);
     Values a = lo;
     a.insert(a.end(), hi.begin(), hi.end());
     return inlineRegion(*r.op, CombineRegion, a);
@@ -293,7 +330,10 @@ Values ColLowering::foldChunk(const Red &r) {
         c[0]->origin = kArg->origin;
         c[0]->name = kArg->name;
         Values x = inlineRegion(t, ValueRegion, {c[0]});
-        Values a = combine(r, Values(c.begin() + 1, c.end()), x);
+        if (r.arg)
+          x = {x[0], c[0]};
+        Values a = combine(r, Values(c.begin() + 1, c.end()), x,
+                           /*increasing=*/r.arg);
         Values next = {c[0]};
         next.insert(next.end(), a.begin(), a.end());
         return next;
@@ -356,11 +396,15 @@ void ColLowering::run() {
 
   // Plan the reductions and their shared partial buffers.
   for (const auto &op : old.ops)
-    if (op->opcode == Opcode::Reduce) {
+    if (op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce) {
       Red r;
       r.op = op.get();
-      for (const AccComponent &c : op->acc)
-        r.types.push_back(c.type);
+      r.arg = op->opcode == Opcode::ArgReduce;
+      if (r.arg)
+        r.types = {op->result(0)->type, Type::index()};
+      else
+        for (const AccComponent &c : op->acc)
+          r.types.push_back(c.type);
       for (unsigned c = 0; c < r.types.size(); ++c) {
         Buffer b;
         b.id = p.buffers.size();
@@ -401,16 +445,18 @@ void ColLowering::run() {
       r.partBufs.push_back(cb.alloc(id));
   Value *lastBuf = cb.alloc(lastId);
 
-  // Before the first reduction: every thread; from it on: reductions
-  // folded now, the rest after the combine.
+  // Code independent of the reductions' results (pure code and loads of
+  // views the group does not store): every thread, first; the reductions
+  // folded now; stores and what depends on a result after the combine.
+  std::set<const Value *> dependent = dependents(old);
   std::vector<const Op *> epilogue;
-  bool seen = false;
   for (const auto &op : old.ops) {
-    if (op->opcode == Opcode::Reduce) {
-      seen = true;
+    if (op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce)
       continue;
-    }
-    if (seen)
+    bool later = op->opcode == Opcode::Store;
+    for (const Value *r : op->results)
+      later = later || dependent.count(r);
+    if (later)
       epilogue.push_back(op.get());
     else
       copy(*op);
@@ -516,10 +562,13 @@ void ColLowering::run() {
     for (Red &r : reds) {
       Values acc(finalVals.begin() + at, finalVals.begin() + at + r.types.size());
       at += r.types.size();
-      Values inits;
-      for (const Value *v : accInits(*r.op))
-        inits.push_back(lookup(map, const_cast<Value *>(v)));
-      Values res = combine(r, inits, acc);
+      Values res = acc; // an arg-reduction's pair is its result
+      if (!r.arg) {
+        Values inits;
+        for (const Value *v : accInits(*r.op))
+          inits.push_back(lookup(map, const_cast<Value *>(v)));
+        res = combine(r, inits, acc);
+      }
       for (unsigned c = 0; c < r.op->results.size(); ++c)
         map[r.op->result(c)] = res[c];
     }
@@ -554,8 +603,8 @@ std::string intent::passes::applyColReduceSegment(Program &p, unsigned index,
   std::vector<const Value *> coords = rowCoordinates(segOp->regions[0]->block);
   unsigned components = 0;
   for (const auto &op : segOp->regions[0]->block.ops)
-    if (op->opcode == Opcode::Reduce) {
-      components += op->acc.size();
+    if (op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce) {
+      components += op->opcode == Opcode::ArgReduce ? 2 : op->acc.size();
       if (!first && walksOuterAxis(*op, coords))
         first = op.get();
     }
@@ -622,8 +671,19 @@ std::string intent::passes::applyColReduceSegment(Program &p, unsigned index,
 
 void intent::passes::colReduce(Program &p, phys::RemarkSink &sink) {
   for (unsigned s = 0; s < p.segments.size(); ++s) {
+    // A group cta-rows left because its reductions walk an outer axis is a
+    // candidate: say why it stays one instance per thread.
+    bool candidate = false;
+    if (const Op *segOp = segmentOp(p, p.segments[s].group)) {
+      std::vector<const Value *> coords =
+          rowCoordinates(segOp->regions[0]->block);
+      for (const auto &op : segOp->regions[0]->block.ops)
+        candidate = candidate || walksOuterAxis(*op, coords);
+    }
     std::string what, why = applyColReduceSegment(p, s, what);
     if (why.empty())
       sink.remark(p.segments[s].loc, what);
+    else if (candidate && !p.segments[s].team)
+      sink.remark(p.segments[s].loc, "col-reduce: not applied: " + why);
   }
 }

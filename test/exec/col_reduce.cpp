@@ -80,6 +80,20 @@ namespace ops = intent::ops;
   });
 }
 
+/// pos[j] = the first row of column j's largest element; low[j] = the last
+/// row of its smallest (ties are frequent: few distinct values).
+[[intent::kernel]] void col_arg(view<index, 1> pos, view<index, 1> low,
+                                view<const std::int32_t, 2> a) {
+  parallel_for(a.extent(1), [&](index j) {
+    pos[j] = intent::argmax(a.extent(0), [&](index i) { return a(i, j); },
+                            intent::tie::first)
+                 .pos;
+    low[j] = intent::argmin(a.extent(0), [&](index i) { return a(i, j); },
+                            intent::tie::last)
+                 .pos;
+  });
+}
+
 } // namespace kernels
 
 namespace mem {
@@ -165,7 +179,25 @@ static bool run2D(index_t R, index_t C, std::mt19937 &Rng) {
                        intent::view<const std::int64_t, 1>(DB.data(), {C}));
   kernels::first_nonzero(intent::view<std::int32_t, 1>(DF.data(), {C}),
                          intent::view<const std::int32_t, 2>(DZ.data(), {R, C}));
-  long Bad = mismatches(DS.to_vector(), WantS) + mismatches(DT.to_vector(), WantT) +
+  // Arg-reductions down the columns, over few distinct values (ties).
+  std::vector<std::int32_t> T = random(R * C, Rng, -3, 3);
+  std::vector<index_t> WantP(C, -1), WantL(C, -1);
+  for (index_t J = 0; J < C; ++J)
+    for (index_t I = 0; I < R; ++I) {
+      std::int32_t V = T[I * C + J];
+      if (WantP[J] < 0 || V > T[WantP[J] * C + J])
+        WantP[J] = I;
+      if (WantL[J] < 0 || V <= T[WantL[J] * C + J])
+        WantL[J] = I;
+    }
+  mem::array<std::int32_t> DTie(pad(T));
+  mem::array<index_t> DP(pad(std::vector<index_t>(C, 7))),
+      DL(pad(std::vector<index_t>(C, 7)));
+  kernels::col_arg(intent::view<index_t, 1>(DP.data(), {C}),
+                   intent::view<index_t, 1>(DL.data(), {C}),
+                   intent::view<const std::int32_t, 2>(DTie.data(), {R, C}));
+  long Bad = mismatches(DP.to_vector(), WantP) + mismatches(DL.to_vector(), WantL) +
+             mismatches(DS.to_vector(), WantS) + mismatches(DT.to_vector(), WantT) +
              mismatches(DM.to_vector(), WantM) +
              mismatches(DRows.to_vector(), WantRows) +
              mismatches(DF.to_vector(), WantF);
