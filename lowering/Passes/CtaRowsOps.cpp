@@ -88,6 +88,8 @@ private:
   std::map<unsigned, unsigned> stageBuffer; ///< param -> buffer record
   std::map<unsigned, Value *> stageHandle;  ///< param -> its alloc
   std::map<unsigned, const Op *> stageAccess; ///< param -> a staged load
+  /// Loads whose value a vector load already produced (lane values).
+  std::map<const Op *, Value *> substitute;
   unsigned fitsExpr = 0;
   Value *stage = nullptr;
   Value *tid = nullptr, *threads = nullptr; ///< i64 thread_id, cta_size
@@ -350,6 +352,11 @@ Op *RowLowering::copy(const Op &op, bool distributed) {
 }
 
 void RowLowering::emit(const Op &op, bool distributed) {
+  if (auto it = substitute.find(&op); it != substitute.end()) {
+    // A vector lane loaded ahead (lowerReduce's vector path).
+    map[op.result()] = it->second;
+    return;
+  }
   if (op.opcode == Opcode::Load && op.boolAttr("staged")) {
     // The staged copy when this launch has one, else the view.
     Value *gs = stageHandle.at(op.memory()->argNo);
@@ -455,6 +462,37 @@ void RowLowering::lowerReduce(const Op &t) {
     Value *last = cb.b.binary(Opcode::Min, cb.add(first, chunk), end);
     acc = foldMembers(first, last, [&] { return cb.i64(1); });
   } else {
+    // Loads of the value region that every member makes at the member
+    // index in the last coordinate, the others fixed (x(r, k), y[k]):
+    // streamed, V lanes at a time, when every such view is contiguous and
+    // aligned at `begin` (and the launch is not the bounds-checked one).
+    auto inside = [&](const Value *v) {
+      const Op *d = v->def ? v->def
+                           : (v->owner && v->owner->parent ? v->owner->parent->parent
+                                                           : nullptr);
+      for (; d; d = d->parentOp())
+        if (d == &t)
+          return true;
+      return false;
+    };
+    std::vector<const Op *> streamed;
+    int64_t widest = 0;
+    for (const auto &o : t.region(ValueRegion)->block.ops) {
+      if (o->opcode != Opcode::Load || o->guard() || o->boolAttr("staged") ||
+          !o->memory()->type.isView())
+        continue;
+      llvm::ArrayRef<Value *> c = o->coords();
+      bool ok = !c.empty() && c.back() == kArg;
+      for (unsigned d = 0; ok && d + 1 < c.size(); ++d)
+        ok = !inside(c[d]);
+      if (!ok)
+        continue;
+      streamed.push_back(o.get());
+      widest = std::max(widest, elemBytes(o->result()->type.elem));
+    }
+    const int64_t V = widest ? std::min<int64_t>(4, 16 / widest) : 0;
+    auto strided = [&]() -> Values {
+      Values acc;
     // Four independent accumulators: member k + j T of each step goes to
     // accumulator j, so four loads are in flight and the combines form four
     // chains; the tail goes to acc, then the four are folded into acc.
@@ -493,6 +531,96 @@ void RowLowering::lowerReduce(const Op &t) {
     for (unsigned j = 0; j < lanes; ++j) {
       auto at = out.begin() + 1 + j * nc;
       acc = combine(acc, Values(at, at + nc), false);
+    }
+  
+      return acc;
+    };
+    if (V < 2) {
+      acc = strided();
+    } else {
+      Builder &b = cb.b;
+      Op *ck = b.create(Opcode::CheckedLaunch, {}, {Type::boolean()});
+      Value *vec = cb.negate(ck->result());
+      for (const Op *l : streamed) {
+        llvm::ArrayRef<Value *> c = l->coords();
+        Value *mem = lookup(map, l->memory());
+        Value *offset = begin;
+        for (unsigned d = 0; d + 1 < c.size(); ++d) {
+          Op *str = b.create(Opcode::Stride, {mem}, {Type::index()});
+          str->setAttr("dim", static_cast<int64_t>(d));
+          offset = cb.add(offset, cb.mul(lookup(map, c[d]), str->result()));
+        }
+        Op *al = b.create(Opcode::Aligned, {mem, offset}, {Type::boolean()});
+        al->setAttr("bytes", V * elemBytes(l->result()->type.elem));
+        vec = cb.both(vec, al->result());
+      }
+      acc = cb.branch(
+          vec, types,
+          [&]() -> Values {
+            // Chunk c of V members [begin + c V, begin + (c + 1) V): thread
+            // t takes c = t, t + T, ...; lane l folds into accumulator l.
+            Value *vv = cb.i64(V);
+            Values init = {tid};
+            for (int64_t l = 0; l < V; ++l) {
+              Values id = identity();
+              init.insert(init.end(), id.begin(), id.end());
+            }
+            Values out = cb.loop(
+                init,
+                [&](const Values &c) {
+                  return cb.cmp("le", cb.add(begin, cb.mul(cb.add(c[0], cb.i64(1)), vv)),
+                                end);
+                },
+                [&](const Values &c) {
+                  Value *base = cb.add(begin, cb.mul(c[0], vv));
+                  std::vector<Values> lanes;
+                  for (const Op *l : streamed) {
+                    llvm::SmallVector<Value *, 4> ops = {lookup(map, l->memory())};
+                    llvm::ArrayRef<Value *> co = l->coords();
+                    for (unsigned d = 0; d + 1 < co.size(); ++d)
+                      ops.push_back(lookup(map, co[d]));
+                    ops.push_back(base);
+                    std::vector<Type> rt(V, l->result()->type);
+                    Op *vl = b.create(Opcode::VectorLoad, ops, rt);
+                    vl->setAttr("width", V);
+                    vl->loc = l->loc;
+                    vl->origin = l->origin;
+                    vl->access = l->access;
+                    vl->access.active = ActiveSet::Thread;
+                    vl->access.bounds = Bounds::Assumed;
+                    vl->access.hasGuard = false;
+                    lanes.emplace_back(vl->results.begin(), vl->results.end());
+                  }
+                  Values next = {c[0]};
+                  for (int64_t ln = 0; ln < V; ++ln) {
+                    for (unsigned i = 0; i < streamed.size(); ++i)
+                      substitute[streamed[i]] = lanes[i][ln];
+                    auto at = c.begin() + 1 + ln * nc;
+                    Values a = member(Values(at, at + nc), cb.add(base, cb.i64(ln)));
+                    substitute.clear();
+                    next.insert(next.end(), a.begin(), a.end());
+                  }
+                  return next;
+                },
+                [&](const Values &c) {
+                  Values next = c;
+                  next[0] = cb.add(c[0], threads);
+                  return next;
+                });
+            // The members past the last whole chunk, strided over the
+            // threads; then the V lane accumulators.
+            Value *n = cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, end, begin),
+                                   cb.i64(0));
+            Value *whole = cb.mul(cb.b.binary(Opcode::Div, n, vv), vv);
+            Values acc = foldMembers(cb.add(cb.add(begin, whole), tid), end,
+                                     [&] { return threads; });
+            for (int64_t ln = 0; ln < V; ++ln) {
+              auto at = out.begin() + 1 + ln * nc;
+              acc = combine(acc, Values(at, at + nc), false);
+            }
+            return acc;
+          },
+          strided);
     }
   }
   Values warpSlots, resultSlots;
