@@ -49,7 +49,11 @@ namespace {
 ///     0 when the rows do not fit), and a staged load reads gs[c] when the
 ///     flag is set, x(r, c) otherwise.
 ///   reduce / argreduce: acc = identity; commutative built-ins and
-///     arg-reductions: thread t folds members t + (4s + j) T into
+///     arg-reductions: when the value region's streamed loads (member
+///     last, other coordinates fixed) are contiguous and aligned, thread t
+///     folds V-member chunks t, t + T, ... read by vector loads (lane l
+///     into accumulator l), then the tail strided; otherwise thread t
+///     folds members t + (4s + j) T into
 ///     accumulator j (four independent chains), the tail into acc, then the
 ///     four into acc; user combines (only associative): thread t folds its
 ///     contiguous chunk in member order. CoopBuilder::ctaReduce combines
