@@ -253,10 +253,14 @@ RowPlan annotate(Program &p, Op &segOp) {
     if (o.opcode == Opcode::Load || o.opcode == Opcode::Store)
       o.access.active =
           o.opcode == Opcode::Store ? ActiveSet::Leader : ActiveSet::All;
+    // Accesses in distributed regions are each thread's; loads in a
+    // top-level `if` of pure code run on every thread, like top-level ones.
+    const bool everyThread = o.opcode == Opcode::If;
     for (auto &r : o.regions)
       walkMutable(*r, [&](Op &inner) {
         if (inner.opcode == Opcode::Load || inner.opcode == Opcode::Store)
-          inner.access.active = ActiveSet::Thread;
+          inner.access.active =
+              everyThread ? ActiveSet::All : ActiveSet::Thread;
       });
     auto consider = [&](Op &l, const Op &top) {
       if (l.opcode != Opcode::Load)

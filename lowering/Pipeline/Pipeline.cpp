@@ -10,6 +10,7 @@
 #include "Construction/Worksets.h"
 #include "KIR/Contract.h"
 #include "Passes/Registry.h"
+#include "Physical/AtomicScope.h"
 #include "Physical/Clone.h"
 #include "Physical/Coop.h"
 #include "Physical/Remarks.h"
@@ -80,15 +81,22 @@ public:
     }
     // The program as the passes find it: cpu mode's serial form if they
     // make it spread over threads (Program::serialTwin).
-    std::shared_ptr<const phys::Program> before;
+    std::shared_ptr<phys::Program> before;
     if (!selected.empty() && !phys::spreadsOverThreads(*program))
       before = phys::cloneProgram(*program);
     for (const passes::PassInfo *p : selected)
       if (!run(p->name, [&] { p->run(*program, sink); }, programText(), true))
         return false;
     if (before && phys::spreadsOverThreads(*program) &&
-        phys::workspaceBytes(*before) == 0)
+        phys::workspaceBytes(*before) == 0) {
+      // The twin's atomics (another group of the kernel) need their scopes
+      // as much as the program's; its remarks are not the user's.
+      std::vector<phys::Remark> twinRemarks;
+      std::vector<Serialization> twinFindings;
+      phys::RemarkSink twinSink(twinRemarks, twinFindings);
+      phys::assignAtomicScopes(*before, twinSink);
       program->serialTwin = std::move(before);
+    }
     return true;
   }
 
