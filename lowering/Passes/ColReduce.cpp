@@ -343,7 +343,7 @@ Values ColLowering::foldChunk(const Red &r) {
         next[0] = cb.add(c[0], i64v(1));
         return next;
       },
-      /*unroll=*/4);
+      /*unroll=*/8);
   Op *loop = out[0]->def;
   loop->loc = t.loc;
   return Values(out.begin() + 1, out.end());
