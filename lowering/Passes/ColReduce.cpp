@@ -265,29 +265,6 @@ private:
     a.insert(a.end(), hi.begin(), hi.end());
     return inlineRegion(*r.op, CombineRegion, a);
   }
-  Value *toBits(Value *v) {
-    ScalarKind k = v->type.elem;
-    if (elemBytes(k) == 8)
-      return k == ScalarKind::U64
-                 ? v
-                 : cb.b.create(Opcode::Bitcast, {v},
-                               {Type::scalar(ScalarKind::U64)})->result();
-    Value *u = k == ScalarKind::U32
-                   ? v
-                   : cb.b.create(Opcode::Bitcast, {v},
-                                 {Type::scalar(ScalarKind::U32)})->result();
-    return cb.cast(u, ScalarKind::U64);
-  }
-  Value *fromBits(Value *bits, Type t) {
-    if (elemBytes(t.elem) == 8)
-      return t.elem == ScalarKind::U64
-                 ? bits
-                 : cb.b.create(Opcode::Bitcast, {bits}, {t})->result();
-    Value *u = cb.cast(bits, ScalarKind::U32);
-    return t.elem == ScalarKind::U32
-               ? u
-               : cb.b.create(Opcode::Bitcast, {u}, {t})->result();
-  }
   Value *atomic(llvm::StringRef kind, llvm::StringRef order, Value *index,
                 Value *v) {
     Op *op = cb.b.create(Opcode::Atomic, {ws, v, index},
@@ -375,14 +352,13 @@ void ColLowering::combineWorkers() {
 
 void ColLowering::run() {
   Block &blk = seg.regions[0]->block;
-  Value *inst = blk.args[0], *workerArg = blk.args[1], *active = blk.args[2];
+  Value *workerArg = blk.args[1], *active = blk.args[2];
   Block old;
   old.ops = std::move(blk.ops);
   blk.ops.clear();
   cb.b.setInsertionBlock(&blk);
   std::unique_ptr<Op> terminator = std::move(old.ops.back());
   old.ops.pop_back();
-  (void)inst;
 
   tid = cb.cast(cb.threadId(), ScalarKind::I64);
   lane = rem(tid, i64v(kWidth));
@@ -481,7 +457,7 @@ void ColLowering::run() {
           unsigned c = 0;
           for (const Red &r : reds)
             for (Value *v : r.acc)
-              atomic("exch", "relaxed", slot(c++, local), toBits(v));
+              atomic("exch", "relaxed", slot(c++, local), cb.toBits(v));
         });
         cb.barrier();
         Value *group = div(local, parts);
@@ -517,7 +493,7 @@ void ColLowering::run() {
                     for (Red &r : reds) {
                       Values part;
                       for (unsigned k = 0; k < r.types.size(); ++k)
-                        part.push_back(fromBits(
+                        part.push_back(cb.fromBits(
                             atomic("exch", "relaxed",
                                    slot(comp++, cb.add(base, c[0])), zero),
                             r.types[k]));

@@ -46,6 +46,27 @@ Value *CoopBuilder::negate(Value *x) {
   return b.create(Opcode::Not, {x}, {Type::boolean()})->result();
 }
 
+Value *CoopBuilder::toBits(Value *v) {
+  ScalarKind k = v->type.elem;
+  auto bitcast = [&](Value *x, ScalarKind to) {
+    return b.create(Opcode::Bitcast, {x}, {Type::scalar(to)})->result();
+  };
+  if (kir::Type::scalar(k).bitWidth() == 64)
+    return k == ScalarKind::U64 ? v : bitcast(v, ScalarKind::U64);
+  return cast(k == ScalarKind::U32 ? v : bitcast(v, ScalarKind::U32),
+              ScalarKind::U64);
+}
+
+Value *CoopBuilder::fromBits(Value *bits, Type t) {
+  if (kir::Type::scalar(t.elem).bitWidth() == 64)
+    return t.elem == ScalarKind::U64
+               ? bits
+               : b.create(Opcode::Bitcast, {bits}, {t})->result();
+  Value *u = cast(bits, ScalarKind::U32);
+  return t.elem == ScalarKind::U32 ? u
+                                   : b.create(Opcode::Bitcast, {u}, {t})->result();
+}
+
 Value *CoopBuilder::threadId() {
   return b.create(Opcode::ThreadId, {}, {Type::scalar(ScalarKind::I32)})
       ->result();

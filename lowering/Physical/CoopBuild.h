@@ -60,6 +60,9 @@ public:
   Value *both(Value *x, Value *y);
   Value *either(Value *x, Value *y);
   Value *negate(Value *x);
+  /// `v` (4 or 8 bytes) as the u64 word a workspace holds, and back.
+  Value *toBits(Value *v);
+  Value *fromBits(Value *bits, Type t);
   Value *add(Value *x, Value *y) { return b.binary(Opcode::Add, x, y); }
   Value *mul(Value *x, Value *y) { return b.binary(Opcode::Mul, x, y); }
   Value *cmp(llvm::StringRef pred, Value *x, Value *y) {

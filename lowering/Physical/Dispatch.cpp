@@ -76,12 +76,43 @@ void rederive(Program &p) {
 
 } // namespace
 
+namespace {
+
+/// Appends `launch_value` of `expr` to segment op `op`'s operands, the
+/// value defined just before the op like the dispatch's other launch
+/// values (construction's origin).
+void appendLaunchOperand(Program &p, Op &op, unsigned expr) {
+  Block *parent = op.parent;
+  Builder b(p);
+  b.setInsertionBlock(parent);
+  b.loc = op.loc;
+  const Op *lengthDef = op.operands[2]->def;
+  b.origin = lengthDef ? lengthDef->origin : op.origin;
+  Value *v = b.launchValue(expr);
+  auto &ops = parent->ops;
+  auto at = std::find_if(ops.begin(), ops.end(),
+                         [&](const auto &o) { return o.get() == &op; });
+  std::rotate(at, ops.end() - 1, ops.end());
+  op.operands.push_back(v);
+}
+
+/// An instance's own accesses in a segment whose instances share programs
+/// are each thread's.
+void accessesPerThread(Op &segOp) {
+  walkMutable(*segOp.regions[0], [](Op &o) {
+    if (o.access.active == ActiveSet::Self)
+      o.access.active = ActiveSet::Thread;
+  });
+}
+
 /// A team segment's programs: ceil(instances / width) * parts.
 unsigned teamLength(Program &p, unsigned instances, int width,
                     unsigned parts) {
   return p.binaryExpr(LaunchExpr::Kind::Mul,
                       spreadLength(p, instances, width), parts);
 }
+
+} // namespace
 
 void intent::phys::resizeSegment(Program &p, unsigned index,
                                  unsigned instances) {
@@ -106,24 +137,9 @@ void intent::phys::spreadSegment(Program &p, unsigned index, int threads) {
   seg.instances = seg.length;
   seg.length = spreadLength(p, seg.instances, threads);
   // The instance count: a launch value next to the op's other operands.
-  Block *parent = op->parent;
-  Builder b(p);
-  b.setInsertionBlock(parent);
-  b.loc = op->loc;
-  // Like the other launch values of the dispatch (construction's).
-  const Op *lengthDef = op->operands[2]->def;
-  b.origin = lengthDef ? lengthDef->origin : op->origin;
-  Value *count = b.launchValue(seg.instances);
-  auto &ops = parent->ops;
-  auto at = std::find_if(ops.begin(), ops.end(),
-                         [&](const auto &o) { return o.get() == op; });
-  std::rotate(at, ops.end() - 1, ops.end());
-  op->operands.push_back(count);
+  appendLaunchOperand(p, *op, seg.instances);
   op->setAttr("spread", static_cast<int64_t>(threads));
-  walk(*op->regions[0], [](const Op &o) {
-    if (o.access.active == ActiveSet::Self)
-      const_cast<Op &>(o).access.active = ActiveSet::Thread;
-  });
+  accessesPerThread(*op);
   rederive(p);
 }
 
@@ -133,40 +149,22 @@ void intent::phys::teamSegment(Program &p, unsigned index, int width,
   Op *op = segmentOp(p, seg.group);
   assert(op && !seg.team && !seg.ordered && width > 0 &&
          p.scope == ExecScope::CTA && p.ctaThreads % width == 0);
-  Block *parent = op->parent;
-  Builder b(p);
-  b.setInsertionBlock(parent);
-  b.loc = op->loc;
-  const Op *lengthDef = op->operands[2]->def;
-  b.origin = lengthDef ? lengthDef->origin : op->origin;
-  auto &ops = parent->ops;
-  auto moveBeforeOp = [&] {
-    auto at = std::find_if(ops.begin(), ops.end(),
-                           [&](const auto &o) { return o.get() == op; });
-    std::rotate(at, ops.end() - 1, ops.end());
-  };
   if (!seg.spread) {
     seg.instances = seg.length;
-    op->operands.push_back(b.launchValue(seg.instances));
-    moveBeforeOp();
+    appendLaunchOperand(p, *op, seg.instances);
   }
   seg.spread = width;
   seg.team = true;
   seg.parts = parts;
   seg.length = teamLength(p, seg.instances, width, parts);
-  op->operands.push_back(b.launchValue(parts));
-  moveBeforeOp();
+  appendLaunchOperand(p, *op, parts);
   op->setAttr("spread", static_cast<int64_t>(width));
   op->setAttr("team", true);
   // The region's (worker, active) arguments after the instance.
+  Builder b(p);
   Block &r = op->regions[0]->block;
-  Value *worker = b.addBlockArg(&r, Type::index(), "worker");
-  Value *active = b.addBlockArg(&r, Type::boolean(), "active");
-  (void)worker;
-  (void)active;
-  walk(*op->regions[0], [](const Op &o) {
-    if (o.access.active == ActiveSet::Self)
-      const_cast<Op &>(o).access.active = ActiveSet::Thread;
-  });
+  b.addBlockArg(&r, Type::index(), "worker");
+  b.addBlockArg(&r, Type::boolean(), "active");
+  accessesPerThread(*op);
   rederive(p);
 }
