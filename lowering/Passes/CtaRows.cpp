@@ -45,6 +45,7 @@
 #include "Physical/Coop.h"
 #include "Physical/Dispatch.h"
 #include "Physical/Structured.h"
+#include "Physical/Verifier.h"
 
 #include <algorithm>
 #include <map>
@@ -63,11 +64,30 @@ namespace {
 /// from global memory again.
 constexpr int64_t kMaxSharedBytes = 96 * 1024;
 
+/// The instance-level buffer (an alloc at the top of the instance, one
+/// copy per thread once the instance runs on a CTA) that `body` accesses,
+/// or null.
+const Op *instanceBuffer(const Program &p, const Block &body) {
+  for (const auto &op : body.ops) {
+    if (op->opcode != Opcode::Alloc)
+      continue;
+    int64_t id = op->intAttr("buffer", -1);
+    if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
+      continue;
+    BufferScope s = p.buffers[id].scope;
+    if (s == BufferScope::ProgramPrivate || s == BufferScope::IterationPrivate)
+      return op.get();
+  }
+  return nullptr;
+}
+
 /// Why segment `seg` of thread-scope program `p` does not take a CTA per
-/// instance ("" when it does); `segOp` is its segment op.
+/// instance ("" when it does); `segOp` is its segment op. A single-instance
+/// (ordered) group qualifies too: its instance's phases (parallel fors and
+/// reductions, dependent on each other) run on one CTA.
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
-  if (seg.ordered)
-    return "the group is a single instance";
+  if (seg.ordered && p.exprToString(seg.length) != "1")
+    return "the group is a single instance spread over several programs";
   segOp = segmentOp(p, seg.group);
   if (!segOp)
     return "no segment op";
@@ -75,8 +95,13 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   // threads (nor over programs) when it prints.
   if (containsPrint(*segOp->regions[0]))
     return "the instance prints";
-  unsigned reductions = 0;
-  for (const auto &op : segOp->regions[0]->block.ops) {
+  const Block &body = segOp->regions[0]->block;
+  if (const Op *a = instanceBuffer(p, body))
+    return "the instance allocates buffer " +
+           p.buffers[a->intAttr("buffer")].name +
+           " (one copy per thread on a CTA)";
+  unsigned reductions = 0, loops = 0;
+  for (const auto &op : body.ops) {
     switch (op->opcode) {
     case Opcode::Reduce:
       if (!op->boolAttr("reassociate", false))
@@ -97,6 +122,11 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
     case Opcode::For:
       if (op->origin.op < 0)
         return "a `for` at the top of the instance is not a parallel_for";
+      if (std::string c = iterationConflict(p, *op); !c.empty())
+        return "the iterations of the parallel for at " +
+               std::to_string(op->loc.line) + ":" +
+               std::to_string(op->loc.col) + " may conflict (" + c + ")";
+      ++loops;
       break;
     case Opcode::Load:
     case Opcode::Store:
@@ -123,27 +153,41 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
                "fors are distributed)";
     }
   }
-  if (!reductions)
-    return "the instance computes no top-level reduction";
+  if (!reductions && !(seg.ordered && loops))
+    return seg.ordered ? "the instance has no parallel for or reduction"
+                       : "the instance computes no top-level reduction";
   // A reduction down a column reads 32 rows per warp load on a CTA per
   // instance; col-reduce maps it (threads across the contiguous axis).
-  const std::vector<const Value *> coords =
-      rowCoordinates(segOp->regions[0]->block);
-  for (const auto &op : segOp->regions[0]->block.ops)
+  const std::vector<const Value *> coords = rowCoordinates(body);
+  for (const auto &op : body.ops)
     if (walksOuterAxis(*op, coords))
       return "a reduction walks an outer axis (col-reduce maps it)";
-  std::set<const Value *> loaded, stored;
-  walk(*segOp->regions[0], [&](const Op &op) {
-    if (op.opcode == Opcode::Load)
-      loaded.insert(op.memory());
-    if (op.opcode == Opcode::Store)
-      stored.insert(op.memory());
-  });
-  for (const Value *v : stored)
-    if (loaded.count(v))
-      return "the instance reads a view it writes (threads would need a "
-             "barrier between them)";
   return "";
+}
+
+/// Puts a CTA barrier before every top-level op of `body` that the
+/// phases before it leave unordered (phys::firstUnorderedPhase): the phases
+/// run on different threads (a leader store, each thread's part of a
+/// parallel for). Returns the number of barriers placed.
+unsigned placePhaseBarriers(Program &p, Block &body) {
+  unsigned placed = 0;
+  while (const Op *o = firstUnorderedPhase(p, body)) {
+    const auto at = std::find_if(body.ops.begin(), body.ops.end(),
+                                 [&](const auto &x) { return x.get() == o; }) -
+                    body.ops.begin();
+    Builder b(p);
+    b.setInsertionBlock(&body);
+    b.loc = o->loc;
+    b.origin.synth = "cta-rows";
+    Op *bar = b.create(Opcode::Barrier, {}, {});
+    bar->setAttr("scope", std::string("cta"));
+    // create appended it: move it before o.
+    std::unique_ptr<Op> owned = std::move(body.ops.back());
+    body.ops.pop_back();
+    body.ops.insert(body.ops.begin() + at, std::move(owned));
+    ++placed;
+  }
+  return placed;
 }
 
 /// The register-row form (docs/passes.md §3): marks the loads of row r at
@@ -226,6 +270,7 @@ namespace {
 /// What annotating one segment found.
 struct RowPlan {
   unsigned maxComponents = 1;    ///< accumulator components (the scratch)
+  unsigned barriers = 0;         ///< phase barriers placed
   std::set<unsigned> staged;     ///< params whose row r is staged
   std::vector<const Value *> rows; ///< the instance coordinates
   Block *body = nullptr;         ///< the segment's region
@@ -258,7 +303,8 @@ RowPlan annotate(Program &p, Op &segOp) {
     const bool everyThread = o.opcode == Opcode::If;
     for (auto &r : o.regions)
       walkMutable(*r, [&](Op &inner) {
-        if (inner.opcode == Opcode::Load || inner.opcode == Opcode::Store)
+        if (inner.opcode == Opcode::Load || inner.opcode == Opcode::Store ||
+            isAtomic(inner.opcode))
           inner.access.active =
               everyThread ? ActiveSet::All : ActiveSet::Thread;
       });
@@ -283,6 +329,7 @@ RowPlan annotate(Program &p, Op &segOp) {
   for (Op *l : rowLoads)
     if (plan.staged.count(l->memory()->argNo))
       l->setAttr("staged", true);
+  plan.barriers = placePhaseBarriers(p, body);
   return plan;
 }
 
@@ -310,19 +357,24 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
   for (unsigned s = 0; s < p.segments.size(); ++s)
     if (!why[s].empty())
       spreadSegment(p, s, kCtaThreads);
-  unsigned maxComponents = 1;
+  unsigned maxComponents = 1, barriers = 0;
   std::set<unsigned> staged;
   RowPlan single;
+  bool onlySingle = true; // every segment is one instance on one CTA
   for (unsigned s = 0; s < p.segments.size(); ++s) {
+    onlySingle &= why[s].empty() && p.segments[s].ordered;
     if (!why[s].empty())
       continue;
     RowPlan plan = annotate(p, *segOps[s]);
     maxComponents = std::max(maxComponents, plan.maxComponents);
     staged.insert(plan.staged.begin(), plan.staged.end());
+    barriers += plan.barriers;
     single = plan;
   }
   p.scope = ExecScope::CTA;
-  p.ctaThreads = kCtaThreads;
+  // One instance has one CTA of the GPU: the largest one. Rows keep
+  // kCtaThreads (many rows per SM).
+  p.ctaThreads = onlySingle ? kPhaseThreads : kCtaThreads;
   p.sharedBytes = rowScratchBytes(maxComponents);
   p.stagedParams.assign(staged.begin(), staged.end());
   // Register rows pick the CTA size per launch from one row length: one
@@ -336,8 +388,16 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
         std::max(p.sharedBytes, rowRegScratchBytes(maxComponents));
   }
   p.stageLimitBytes = staged.empty() ? 0 : kMaxSharedBytes - p.sharedBytes;
-  what = "cta-rows: one CTA per instance; reductions and parallel fors "
-         "spread over its threads";
+  what = onlySingle
+             ? "cta-rows: the single instance runs on one CTA of " +
+                   std::to_string(kPhaseThreads) +
+                   " threads; its reductions and parallel fors spread over "
+                   "them"
+             : std::string("cta-rows: one CTA per instance; reductions and "
+                           "parallel fors spread over its threads");
+  if (barriers)
+    what += "; " + std::to_string(barriers) +
+            " CTA barrier(s) between dependent phases";
   if (p.regMaxK) {
     what += "; rows of";
     for (unsigned i : p.regParams)
@@ -348,7 +408,7 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
             p.params[p.regLengthParam].name + ".extent(" +
             std::to_string(p.regLengthDim) + ")), else " +
             std::to_string(kCtaThreads) + " threads";
-  } else {
+  } else if (!onlySingle) {
     what += "; " + std::to_string(kCtaThreads) +
             " threads (rows not in registers: " + regWhy + ")";
   }
@@ -373,8 +433,11 @@ void intent::passes::ctaRows(Program &p, phys::RemarkSink &sink) {
                       std::to_string(kCtaThreads) +
                       " of them per CTA (another group of the kernel takes a "
                       "CTA per instance; here: " + why[s] + ")");
-    else if (thread && !seg.ordered &&
-             why[s] != "the instance computes no top-level reduction")
+    else if (thread && why[s] != "the instance computes no top-level "
+                                 "reduction" &&
+             why[s] != "the instance has no parallel for or reduction" &&
+             why[s] != "the group is a single instance spread over several "
+                       "programs")
       sink.remark(seg.loc, "cta-rows: not applied: " + why[s]);
   }
 }

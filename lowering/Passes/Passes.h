@@ -85,6 +85,8 @@ void atomicScopes(phys::Program &p, phys::RemarkSink &sink);
 
 /// Threads per CTA of the cooperative programs the passes create.
 constexpr int kCtaThreads = 256;
+/// Threads of the one CTA that runs a single-instance group's phases.
+constexpr int kPhaseThreads = 1024;
 
 /// The launch expression computing a scalar SSA value of the body, when the
 /// value is launch-visible (constants, scalar parameters, extents, strides,

@@ -3,6 +3,7 @@
 #include "Physical/Coop.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace intent;
 using namespace intent::phys;
@@ -100,6 +101,93 @@ bool intent::phys::walksOuterAxis(const Op &r,
       outer = true;
   });
   return outer && !inner;
+}
+
+namespace {
+
+/// One memory access of a top-level op: its memory and whether only the
+/// leader (thread 0) performs it (a top-level store).
+struct Touch {
+  const Value *memory;
+  bool leader;
+};
+
+/// The memory a top-level op reads and writes (its regions' too).
+struct Footprint {
+  std::vector<Touch> reads, writes;
+};
+
+Footprint footprintOf(const Op &top) {
+  Footprint f;
+  const bool leader = top.opcode == Opcode::Store;
+  auto add = [&](const Op &o) {
+    if (o.opcode == Opcode::Load || o.opcode == Opcode::VectorLoad)
+      f.reads.push_back({o.memory(), leader});
+    else if (o.opcode == Opcode::Store || o.opcode == Opcode::VectorStore ||
+             isAtomic(o.opcode))
+      f.writes.push_back({o.memory(), leader});
+  };
+  add(top);
+  for (const auto &r : top.regions)
+    walk(*r, add);
+  return f;
+}
+
+} // namespace
+
+const Op *intent::phys::firstUnorderedPhase(const Program &p,
+                                            const Block &body) {
+  // The views the kernel writes: two of them never overlap (the aliasing
+  // contract); a written view and a mutable one only read may be one.
+  std::set<const Value *> writtenViews;
+  walk(*p.body, [&](const Op &o) {
+    if (o.opcode == Opcode::Store || o.opcode == Opcode::VectorStore ||
+        isAtomic(o.opcode))
+      writtenViews.insert(o.memory());
+  });
+  auto isView = [&](const Value *v) {
+    return v->isBlockArg() && v->owner == &p.body->block && v->type.isView();
+  };
+  auto mayShare = [&](const Value *a, const Value *b) {
+    if (a == b)
+      return true;
+    return isView(a) && isView(b) && !a->type.constElem &&
+           !b->type.constElem && a->type.elem == b->type.elem &&
+           a->type.rank == b->type.rank &&
+           !(writtenViews.count(a) && writtenViews.count(b));
+  };
+  std::vector<Touch> read, written;
+  // Two accesses of the leader are one thread's, in program order.
+  auto hits = [&](const std::vector<Touch> &xs, const std::vector<Touch> &ys) {
+    for (const Touch &x : xs)
+      for (const Touch &y : ys)
+        if (!(x.leader && y.leader) && mayShare(x.memory, y.memory))
+          return true;
+    return false;
+  };
+  for (const auto &op : body.ops) {
+    const Op &o = *op;
+    if (o.opcode == Opcode::Barrier && o.strAttr("scope") == "cta") {
+      read.clear();
+      written.clear();
+      continue;
+    }
+    Footprint f = footprintOf(o);
+    if (hits(f.reads, written) || hits(f.writes, written) ||
+        hits(f.writes, read))
+      return &o;
+    // A distributed reduction combines its threads' partials after a
+    // barrier that every thread reaches once it has read its members.
+    if (o.strAttr("dist") == "cta" &&
+        (o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce)) {
+      read.clear();
+      written.clear();
+      continue;
+    }
+    read.insert(read.end(), f.reads.begin(), f.reads.end());
+    written.insert(written.end(), f.writes.begin(), f.writes.end());
+  }
+  return nullptr;
 }
 
 int64_t intent::phys::rowScratchBytes(unsigned components) {

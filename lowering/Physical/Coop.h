@@ -54,6 +54,15 @@ bool addressesRow(const Op &op, const std::vector<const Value *> &rows);
 /// reduction, read along the contiguous axis, is cta-rows').
 bool walksOuterAxis(const Op &r, const std::vector<const Value *> &coords);
 
+/// cta-rows: in an instance `body` whose top-level ops run on different
+/// threads of a CTA (leader stores, distributed reductions and fors), the
+/// first op that accesses memory an op since the last CTA barrier wrote,
+/// or writes memory one read (two mutable views of one element type and
+/// rank may be one); a distributed reduction orders what came before it
+/// (its partials are combined after a barrier). Null when every such
+/// pair is ordered.
+const Op *firstUnorderedPhase(const Program &p, const Block &body);
+
 /// cta-rows (docs/passes.md): the scratch bytes at shared offset 0 that a
 /// CTA-distributed reduction of `components` components uses (warp
 /// partials, then the broadcast result).

@@ -22,6 +22,10 @@ bool PhysAffine::isCoord(const Value *v, unsigned &dim) const {
 }
 
 std::string PhysAffine::key(const Value *v, bool &inv) {
+  // Defined before the loop whose iterations are the instances: the same
+  // value in each of them.
+  if (iterationScope && !iterationScope->count(v) && !isParam(v))
+    return "o" + std::to_string(v->id);
   if (v->isBlockArg()) {
     if (isParam(v))
       return "p" + std::to_string(v->argNo);

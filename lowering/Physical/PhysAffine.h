@@ -16,6 +16,7 @@
 #include "Physical/IR.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <string>
 
@@ -41,6 +42,12 @@ public:
   }
   /// True when `v` is an instance coordinate.
   bool isCoord(const Value *v, unsigned &dim) const;
+  /// The "instances" are the iterations of a loop whose region defines
+  /// exactly the values in `inside`: every value defined outside it is the
+  /// same in every iteration (an opaque invariant atom).
+  void setIterationScope(const llvm::DenseSet<const Value *> *inside) {
+    iterationScope = inside;
+  }
 
   Affine of(const Value *v);
 
@@ -49,6 +56,7 @@ private:
   InstanceSpace &space;
   llvm::DenseMap<const Value *, unsigned> coord;
   llvm::DenseMap<unsigned, int64_t> coordLimit;
+  const llvm::DenseSet<const Value *> *iterationScope = nullptr;
 
   bool isParam(const Value *v) const {
     return v->isBlockArg() && v->owner == &p.body->block;

@@ -103,6 +103,18 @@ void verifySharedBuffers(const Program &p, std::vector<std::string> &errors);
 std::vector<AccessSummary> summarizeSegment(const Program &p, const Op &seg,
                                             InstanceSpace &space);
 
+/// The accesses inside `loop` (a `for`) as conflict-analysis summaries,
+/// its iterations taken as the instances (coordinate 0 is its induction
+/// variable; values defined before it are invariant).
+std::vector<AccessSummary> summarizeIterations(const Program &p,
+                                               const Op &loop,
+                                               InstanceSpace &space);
+
+/// A description of two iterations of `loop` that may touch one element
+/// with a write (Conflict.h's rules), or "" when its iterations are
+/// independent and may run on different threads in any order.
+std::string iterationConflict(const Program &p, const Op &loop);
+
 /// [structured] checks of every structured op; called by verifyProgram.
 void verifyStructuredOps(const Program &p, std::vector<std::string> &errors);
 

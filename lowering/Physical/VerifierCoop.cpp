@@ -376,19 +376,23 @@ private:
                         " bytes of shared scratch per CTA, the program has " +
                         std::to_string(p.sharedBytes));
     }
-    // A view the instance writes is never read by it (no barrier orders
-    // them across threads).
-    std::set<const Value *> loaded, stored;
-    walk(*seg->regions[0], [&](const Op &a) {
-      if (a.opcode == Opcode::Load)
-        loaded.insert(a.memory());
-      if (a.opcode == Opcode::Store)
-        stored.insert(a.memory());
-    });
-    for (const Value *v : stored)
-      if (loaded.count(v))
-        opError(op, "its instance reads a view it writes; threads of the CTA "
-                    "are not ordered between a store and a load");
+    // Iterations of a distributed for run on different threads.
+    if (op.opcode == Opcode::For)
+      if (std::string c = iterationConflict(p, op); !c.empty())
+        opError(op, "its iterations run on different threads but may "
+                    "conflict: " + c);
+    // Phases that share memory are ordered by CTA barriers.
+    // (Checked once per segment: at its first distributed op.)
+    const Block &inst = seg->regions[0]->block;
+    const Op *firstDist = nullptr;
+    for (const auto &o : inst.ops)
+      if (!firstDist && o->attr("dist"))
+        firstDist = o.get();
+    if (firstDist == &op)
+      if (const Op *u = firstUnorderedPhase(p, inst))
+        opError(*u, "it accesses memory an earlier top-level op of its "
+                    "instance wrote (or writes memory one read) with no CTA "
+                    "barrier between them; their threads are not ordered");
     // Who performs each access (leader stores, per-thread accesses in the
     // distributed regions) is [active] (VerifierAccess.cpp).
   }

@@ -53,6 +53,33 @@ public:
     return out;
   }
 
+  /// The accesses inside `loop` (a `for`), its iterations taken as the
+  /// instances: its induction variable is coordinate 0, what is defined
+  /// before it is the same in every iteration.
+  std::vector<AccessSummary> runIterations(const Op &loop) {
+    llvm::DenseSet<const Value *> inside;
+    walk(*loop.regions[0], [&](const Op &op) {
+      for (const Value *r : op.results)
+        inside.insert(r);
+      for (const auto &reg : op.regions)
+        for (const Value *a : reg->block.args)
+          inside.insert(a);
+    });
+    for (const Value *a : loop.regions[0]->block.args)
+      inside.insert(a);
+    aff.setIterationScope(&inside);
+    aff.setCoord(loop.regions[0]->block.args[0], 0);
+    space.rank = 1;
+    std::vector<AccessSummary> out;
+    walk(*loop.regions[0], [&](const Op &op) {
+      if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+          isAtomic(op.opcode))
+        out.push_back(summarize(op));
+    });
+    aff.setIterationScope(nullptr);
+    return out;
+  }
+
 private:
   const Program &p;
   const Op &seg;
@@ -283,6 +310,38 @@ std::vector<AccessSummary> intent::phys::summarizeSegment(const Program &p,
                                                           InstanceSpace &space) {
   llvm::DenseMap<const Value *, unsigned> uses = countUses(p);
   return SegmentSummarizer(p, seg, space, uses).run();
+}
+
+std::vector<AccessSummary>
+intent::phys::summarizeIterations(const Program &p, const Op &loop,
+                                  InstanceSpace &space) {
+  llvm::DenseMap<const Value *, unsigned> uses;
+  return SegmentSummarizer(p, loop, space, uses).runIterations(loop);
+}
+
+std::string intent::phys::iterationConflict(const Program &p,
+                                            const Op &loop) {
+  InstanceSpace space;
+  std::vector<AccessSummary> acc = summarizeIterations(p, loop, space);
+  // Atomics of one loop commute (one parallel_for's instances are
+  // unordered by contract).
+  for (AccessSummary &a : acc)
+    if (a.atomic)
+      a.atomicUnit = 0;
+  // Which views the kernel writes anywhere (the aliasing contract: two
+  // written views never overlap).
+  std::set<int> written;
+  walk(*p.body, [&](const Op &op) {
+    if (op.opcode != Opcode::Store && !isAtomic(op.opcode) &&
+        op.opcode != Opcode::VectorStore)
+      return;
+    const Value *m = op.memory();
+    if (m->isBlockArg() && m->owner == &p.body->block)
+      written.insert(static_cast<int>(m->argNo));
+  });
+  for (AccessSummary &a : acc)
+    a.rootWritten = a.root >= 0 && written.count(a.root);
+  return findCrossInstanceConflict(acc, space);
 }
 
 void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,

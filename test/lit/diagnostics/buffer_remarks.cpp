@@ -41,3 +41,6 @@ using namespace intent;
 // Both serialized groups are also -Wintent-serialization warnings:
 // expected-warning@23 {{the parallel_for at 23:3 runs in a single instance: kernel-level buffer 'ones' (21:23) has a non-zero fill value}}
 // expected-warning@33 {{the read of bins(keys(i) & 3) may touch the element of the write of bins(keys(i) & 3) of another instance, so the parallel_for at 33:3 runs in a single instance: update the element with an atomic (intent::atomic_add), or index it by the parallel_for's index [-Wintent-serialization]}}
+// Their instances allocate a private buffer, so they stay on one thread:
+// expected-remark@23 {{cta-rows: not applied: the instance allocates buffer ones (one copy per thread on a CTA)}}
+// expected-remark@33 {{cta-rows: not applied: the instance allocates buffer bins (one copy per thread on a CTA)}}

@@ -109,14 +109,6 @@ TEST(CtaRowsVerifier, PerThreadAccesses) {
   expectError(b, "[active]", "is done by each thread for its own members");
 }
 
-TEST(CtaRowsVerifier, NoReadOfWrittenView) {
-  Built b = buildFile("softmax.kir");
-  phys::Op *l = stagedLoad(*b.program);
-  l->operands[0] = b.program->param(0); // out, which the row writes
-  l->setAttr("staged", false);
-  expectError(b, "[coop]", "reads a view it writes");
-}
-
 TEST(CtaRowsVerifier, StagedParamShape) {
   Built b = buildFile("layernorm.kir");
   b.program->stagedParams.push_back(1); // mean: rank 1, written

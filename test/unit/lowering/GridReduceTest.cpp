@@ -26,6 +26,16 @@ using kir::ScalarKind;
 
 namespace {
 
+/// Whether `p` has an atomic (grid-reduce's arrival ticket).
+bool hasAtomic(const phys::Program &p) {
+  bool any = false;
+  phys::walk(*p.body, [&](const phys::Op &o) {
+    any |= o.opcode == phys::Opcode::Atomic;
+  });
+  return any;
+}
+
+
 constexpr ScalarKind F32 = ScalarKind::F32, F64 = ScalarKind::F64,
                      I64 = ScalarKind::I64, I32 = ScalarKind::I32;
 
@@ -91,11 +101,13 @@ TEST(GridReduce, AppliesToSingleInstanceReductions) {
   EXPECT_EQ(findOp(*f.program, phys::Opcode::VectorLoad)->intAttr("width"), 4);
   Built i = buildGrid("sum_i64");
   EXPECT_EQ(findOp(*i.program, phys::Opcode::VectorLoad)->intAttr("width"), 2);
-  // Two top-level reductions: not applied, with a remark saying why.
+  // Two top-level reductions: not applied, with a remark saying why (the
+  // single instance then runs on one CTA: cta-rows).
   auto m = gridModule();
   PipelineResult r = runPipeline(named(*m, "two_sums"));
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r.program->scope, phys::ExecScope::Thread);
+  EXPECT_FALSE(hasAtomic(*r.program));
+  EXPECT_EQ(r.program->ctaThreads, passes::kPhaseThreads);
   bool said = false;
   for (const phys::Remark &rm : r.remarks)
     said |= rm.text.find("grid-reduce: not applied: the instance computes "
@@ -152,12 +164,14 @@ TEST(GridReduce, ReportsWhatItCannotSplitToTheSink) {
 }
 
 TEST(GridReduce, NotAppliedToNonCommutativeOrUnorderedCombines) {
-  // reduce_range.kir: two reductions (one with reassociate = false inside).
-  Built b = buildFile("reduce_range.kir");
-  EXPECT_EQ(b.program->scope, phys::ExecScope::Thread);
-  // A user combine (Welford in mean_var.kir) is row-parallel: untouched.
-  Built w = buildFile("mean_var.kir");
-  EXPECT_EQ(w.program->scope, phys::ExecScope::Thread);
+  // reduce_range.kir: two reductions (one with reassociate = false inside);
+  // a user combine (Welford in mean_var.kir). grid-reduce leaves both (no
+  // workspace tickets); their single instance runs on one CTA (cta-rows).
+  for (const char *f : {"reduce_range.kir", "mean_var.kir"}) {
+    Built b = buildFile(f);
+    EXPECT_FALSE(hasAtomic(*b.program)) << f;
+    EXPECT_EQ(b.program->ctaThreads, passes::kPhaseThreads) << f;
+  }
 }
 
 TEST(GridReduce, IntegerSumsAcrossPrograms) {
@@ -263,7 +277,9 @@ TEST(CoopVerifier, ScopeNeedsThreadsPerCta) {
 }
 
 TEST(CoopVerifier, ThreadScopeFixesNoCta) {
-  Built b = buildGrid("two_sums");
+  Built b = build(readFile(litFile("construction", "phases.kir")),
+                  "last_wins");
+  ASSERT_EQ(b.program->scope, phys::ExecScope::Thread);
   b.program->ctaThreads = 256;
   expectError(b, "[scope]", "exec scope 'thread' fixes no CTA size");
 }

@@ -64,14 +64,14 @@ TEST(StructuredVerifier, BitwiseCombinerDoesNotApplyToFloats) {
 }
 
 TEST(StructuredVerifier, AccumulatorSchemaMatchesInits) {
-  Built b = buildFile("mean_var.kir");
+  Built b = buildFile("mean_var.kir", "", /*passes=*/false);
   findOp(*b.program, Opcode::Reduce)->acc[0].type = F32; // the count is i64
   expectError(b, "[structured]", "init operands (i64, f32, f32) do not match "
                                  "(f32, f32, f32)");
 }
 
 TEST(StructuredVerifier, ReduceResultsFollowTheSchema) {
-  Built b = buildFile("mean_var.kir");
+  Built b = buildFile("mean_var.kir", "", /*passes=*/false);
   phys::Op *red = findOp(*b.program, Opcode::Reduce);
   phys::Builder builder(*b.program);
   phys::Value *extra = builder.newValue(F32);
