@@ -71,6 +71,9 @@ __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
                                const float *, const float *, long long,
                                long long);
 __attribute__((weak)) void colsum(float *, const float *, long long, long long);
+__attribute__((weak)) void phases_one(float *, const float *, long long);
+__attribute__((weak)) void phases_two(float *, float *, const float *,
+                                      long long);
 } // namespace bench_entry
 
 namespace {
@@ -756,6 +759,40 @@ void benchColsum(Ctx &C, long long Rows, long long Cols) {
   measure(C, "colsum", Shape, (1.0 * N + Cols) * sizeof(float), Ours);
 }
 
+/// y = exp(x - 1) / sum(exp(x - 1)): one kernel with dependent phases
+/// against the same work as two kernels of ours; checked against a double
+/// host computation within 1e-4 relative.
+void benchPhases(Ctx &C, long long N) {
+  if (C.O.Quick)
+    N = std::max(1LL, N / 64);
+  dbuf<float> X(N), Y(N), S(1), Want(N);
+  bench::fillUniform(X.get(), N, C.nextSeed(), -4.0f, 4.0f, C.S);
+  {
+    std::vector<float> HX = X.download(), HW(N);
+    double Sum = 0;
+    for (long long I = 0; I < N; ++I)
+      Sum += std::exp(double(HX[I]) - 1.0);
+    bench::hostParallel(N, [&](long long Lo, long long Hi) {
+      for (long long I = Lo; I < Hi; ++I)
+        HW[I] = static_cast<float>(std::exp(double(HX[I]) - 1.0) / Sum);
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(
+        bench::compareDevice(Y.get(), Want.get(), nullptr, N, 1e-4, 0, C.S), N);
+  };
+  double Bytes = 2.0 * N * sizeof(float);
+  Variant Two{"intent, two kernels", "target", [&] { poison(C, Y); },
+              [&] { bench_entry::phases_two(Y.get(), S.get(), X.get(), N); },
+              Verify, bench_entry::phases_two ? "" : missingReason(C, "phases")};
+  Variant Ours{"intent", "ours", [&] { poison(C, Y); },
+               [&] { bench_entry::phases_one(Y.get(), X.get(), N); }, Verify,
+               bench_entry::phases_one ? "" : missingReason(C, "phases")};
+  measure(C, "phases", sizeName(N), Bytes, Two);
+  measure(C, "phases", sizeName(N), Bytes, Ours);
+}
+
 struct Benchmark {
   const char *Name;
   std::function<void(Ctx &)> Run;
@@ -784,6 +821,8 @@ const std::vector<Benchmark> &benchmarks() {
       {"mv2-3000x20000", [](Ctx &C) { benchMv2(C, 3000, 20000); }},
       {"colsum-8192x8192", [](Ctx &C) { benchColsum(C, 8192, 8192); }},
       {"colsum-65536x1000", [](Ctx &C) { benchColsum(C, 65536, 1000); }},
+      {"phases-2^20", [](Ctx &C) { benchPhases(C, 1LL << 20); }},
+      {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
   };
   return List;
 }

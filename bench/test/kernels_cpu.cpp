@@ -38,6 +38,9 @@ __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
                                const float *, const float *, long long,
                                long long);
 __attribute__((weak)) void colsum(float *, const float *, long long, long long);
+__attribute__((weak)) void phases_one(float *, const float *, long long);
+__attribute__((weak)) void phases_two(float *, float *, const float *,
+                                      long long);
 } // namespace bench_entry
 
 namespace {
@@ -297,12 +300,33 @@ void testColsum() {
   }
 }
 
+void testPhases() {
+  if (!bench_entry::phases_one || !bench_entry::phases_two)
+    return missing("phases");
+  for (long long N : {0LL, 1LL, 7LL, 1025LL, 100000LL}) {
+    std::vector<float> X = uniform(N, -4.0f, 4.0f), One(N, NAN), Two(N, NAN),
+                       S(1, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::phases_one(One.data(), X.data(), N); });
+    bench_entry::phases_two(Two.data(), S.data(), X.data(), N);
+    double Sum = 0;
+    for (float V : X)
+      Sum += std::exp(double(V) - 1.0);
+    for (long long I = 0; I < N; ++I) {
+      double W = std::exp(double(X[I]) - 1.0) / Sum;
+      Ok = Ok && std::fabs(One[I] - W) <= 1e-4 * W &&
+           std::fabs(Two[I] - W) <= 1e-4 * W;
+    }
+    report("phases", std::to_string(N).c_str(), Ok);
+  }
+}
+
 int main() {
   if (intent::rt::mode() != intent::rt::device_mode::cpu) {
     std::fprintf(stderr, "kernels_cpu: run with INTENT_DEVICE=cpu\n");
     return 2;
   }
   testSaxpy();
+  testPhases();
   testSoftmax();
   testLayernorm();
   testSum();

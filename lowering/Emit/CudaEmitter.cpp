@@ -452,9 +452,15 @@ void ProgramEmitter::emitCoopOp(const Op &op) {
   case Opcode::CtaSize:
     declare(op.result(), rt + "cta_size()");
     return;
+  case Opcode::GridCtas:
+    declare(op.result(), rt + "grid_ctas()");
+    return;
   case Opcode::Barrier:
-    line(rt + (op.strAttr("scope") == "warp" ? "warp_barrier();"
-                                             : "cta_barrier();"));
+    if (op.strAttr("scope") == "grid")
+      line(rt + "grid_barrier(" + name(op.operands[0]) + ");");
+    else
+      line(rt + (op.strAttr("scope") == "warp" ? "warp_barrier();"
+                                               : "cta_barrier();"));
     return;
   case Opcode::Shuffle: {
     const std::string mode = op.strAttr("mode");
@@ -893,6 +899,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   case Opcode::LaneId:
   case Opcode::WarpId:
   case Opcode::CtaSize:
+  case Opcode::GridCtas:
   case Opcode::Barrier:
   case Opcode::Shuffle:
   case Opcode::VectorLoad:
@@ -1159,6 +1166,13 @@ void ProgramEmitter::emitWrapper() {
   } else {
     os << "  __intent_config.block = " << opts.blockSize << ";\n";
   }
+  bool gridBarrier = false;
+  phys::walk(*p.body, [&](const Op &o) {
+    gridBarrier |= o.opcode == Opcode::Barrier && o.strAttr("scope") == "grid";
+  });
+  if (gridBarrier)
+    // The CTAs wait for each other: all resident at once.
+    os << "  __intent_config.cooperative = true;\n";
   if (int64_t ws = phys::workspaceBytes(p)) {
     os << "  __intent_config.workspace_bytes = " << ws << ";\n";
     if (phys::workspaceKeptZero(p))

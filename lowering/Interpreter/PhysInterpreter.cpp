@@ -1149,8 +1149,14 @@ private:
       slot(op.result()) = Scalar::ofInt(ScalarKind::I32, v);
       return true;
     }
+    case Opcode::GridCtas:
+      // CTAs run one at a time here: the first one runs the split
+      // instance alone.
+      slot(op.result()) = Scalar::ofInt(ScalarKind::I32, 1);
+      return true;
     case Opcode::Barrier:
-      // A one-thread CTA has nothing to wait for.
+      // A one-thread CTA has nothing to wait for; a grid barrier of the one
+      // cooperating CTA is a CTA barrier.
       return !ctaMode || waitAt(op);
     case Opcode::Shuffle:
       if (!ctaMode) {

@@ -34,6 +34,12 @@ using namespace intent::phys;
 
 namespace {
 
+/// Grid form: the most CTAs that run one instance together, and the
+/// members (or iterations) each CTA's threads take at least, four per
+/// thread, before another CTA joins.
+constexpr int64_t kGridSlots = 1024;
+constexpr int64_t kGridMembersPerThread = 4;
+
 /// The explicit form of cta-rows (docs/passes.md §3) for a program without
 /// register rows: rewrites the segment region, planned by the annotations
 /// applyCtaRows made (`dist`, `staged`, the access sets), into the
@@ -70,9 +76,10 @@ class RowLowering {
 public:
   /// `tag`: appended to the names of the buffers (one per segment of a
   /// program that lowers several).
-  RowLowering(Program &p, Op &segOp, int64_t stageLimit, std::string tag)
+  RowLowering(Program &p, Op &segOp, int64_t stageLimit, std::string tag,
+              bool grid = false)
       : p(p), seg(segOp), cb(p, "cta-rows", segOp.loc),
-        stageLimit(stageLimit), tag(std::move(tag)) {}
+        stageLimit(stageLimit), tag(std::move(tag)), grid(grid) {}
 
   void run();
 
@@ -82,6 +89,17 @@ private:
   CoopBuilder cb;
   const int64_t stageLimit;
   const std::string tag;
+  /// The split form: the segment's instance runs on every cooperating CTA
+  /// (grid_ctas of them), its threads numbered part * T + thread_id.
+  const bool grid;
+  /// Grid form: the kept-zero workspace (word 0 the barrier's arrival
+  /// counter, then kGridSlots words per (reduction, component)), this
+  /// CTA's part, the cooperating CTAs (i64), grid barriers placed so far,
+  /// reductions combined so far and the components of the widest one.
+  Value *ws = nullptr, *part = nullptr, *ctas = nullptr;
+  unsigned gridBarriers = 0, gridReductions = 0, gridComponents = 1;
+  void planGrid(const Block &body);
+  void finishGrid();
   ValueMap map;
   using Values = CoopBuilder::Values;
   /// Warp-partial and result buffers per (component slot, element kind),
@@ -133,6 +151,61 @@ private:
   void lowerReduce(const Op &t);
   void lowerFor(const Op &f);
 };
+
+/// Grid form: the workspace record (kept zero: its words are zero again
+/// when the kernel ends) and its alloc.
+void RowLowering::planGrid(const Block &body) {
+  unsigned reductions = 0;
+  for (const auto &op : body.ops)
+    if (op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce) {
+      ++reductions;
+      gridComponents = std::max<unsigned>(gridComponents,
+                                          componentTypes(*op).size());
+    }
+  Buffer b;
+  b.id = p.buffers.size();
+  b.name = "phase_workspace" + tag;
+  b.scope = BufferScope::InvocationWorkspace;
+  b.elem = ScalarKind::U64;
+  b.size = 1 + static_cast<int64_t>(reductions) * gridComponents * kGridSlots;
+  b.workspaceOffset = 0;
+  b.keptZero = true;
+  b.init = InitMode::Value;
+  b.initValue = 0;
+  b.ownership = Ownership::Atomic;
+  b.sharing = Sharing::Launch;
+  // Only the reductions' partials are accesses (atomics, which count as
+  // writes); the barrier's counter is the runtime's.
+  if (reductions)
+    b.writerGroups = {static_cast<unsigned>(seg.intAttr("group"))};
+  b.origin = seg.origin;
+  p.buffers.push_back(b);
+  ws = cb.alloc(b.id);
+}
+
+/// Grid form, after the instance: the partials are read by every CTA, so
+/// a grid barrier comes first; then each CTA's thread 0 zeroes the words
+/// it wrote. The arrival counter is zero again after an even number of
+/// grid barriers (each flips its high bit): one more when the count is odd.
+void RowLowering::finishGrid() {
+  if (gridReductions) {
+    cb.gridBarrier(ws);
+    ++gridBarriers;
+  }
+  if (gridBarriers % 2) {
+    cb.gridBarrier(ws);
+    ++gridBarriers;
+  }
+  if (!gridReductions)
+    return;
+  cb.when(cb.cmp("eq", cb.threadId(), cb.i32(0)), [&] {
+    Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
+    for (unsigned w = 0; w < gridReductions * gridComponents; ++w)
+      cb.atomic("exch", "relaxed", ws,
+                cb.add(cb.i64(1 + static_cast<int64_t>(w) * kGridSlots), part),
+                zero);
+  });
+}
 
 void RowLowering::planBuffers(const Block &body) {
   for (const auto &op : body.ops) {
@@ -208,6 +281,12 @@ void RowLowering::planBuffers(const Block &body) {
     stageHandle[param] = cb.alloc(id);
   tid = cb.cast(cb.threadId(), ScalarKind::I64);
   threads = cb.cast(cb.ctaSize(), ScalarKind::I64);
+  if (grid) {
+    part = seg.regions[0]->block.args[0];
+    ctas = cb.cast(cb.gridCtas(), ScalarKind::I64);
+    tid = cb.add(cb.mul(part, threads), tid);
+    threads = cb.mul(ctas, threads);
+  }
 }
 
 void RowLowering::emitStaging(const Values &rows) {
@@ -373,9 +452,16 @@ void RowLowering::emit(const Op &op, bool distributed) {
   }
   if (op.opcode == Opcode::Store && !distributed &&
       op.access.active == ActiveSet::Leader) {
-    cb.when(cb.cmp("eq", cb.threadId(), cb.i32(0)), [&] {
-      copy(op, /*distributed=*/true);
-    });
+    Value *leader = cb.cmp("eq", cb.threadId(), cb.i32(0));
+    if (grid)
+      leader = cb.both(leader, cb.cmp("eq", part, cb.i64(0)));
+    cb.when(leader, [&] { copy(op, /*distributed=*/true); });
+    return;
+  }
+  if (grid && op.opcode == Opcode::Barrier && op.strAttr("scope") == "cta") {
+    // A phase barrier orders the phases of every cooperating CTA.
+    cb.gridBarrier(ws);
+    ++gridBarriers;
     return;
   }
   copy(op, distributed);
@@ -633,20 +719,55 @@ void RowLowering::lowerReduce(const Op &t) {
     warpSlots.push_back(h.first);
     resultSlots.push_back(h.second);
   }
-  Values result = cb.ctaReduce(
-      acc, warpSlots, resultSlots, identity,
-      [&](const Values &lo, const Values &hi) { return combine(lo, hi, false); },
-      [&](const Values &a) {
-        if (arg)
-          return a;
-        // combine(init, acc): the reduce's result.
-        Values inits;
-        for (const Value *v : accInits(t))
-          inits.push_back(lookup(map, const_cast<Value *>(v)));
-        Values pair = inits;
-        pair.insert(pair.end(), a.begin(), a.end());
-        return inlineRegion(t, CombineRegion, pair);
-      });
+  auto combineAll = [&](const Values &lo, const Values &hi) {
+    return combine(lo, hi, false);
+  };
+  auto finish = [&](const Values &a) {
+    if (arg)
+      return a;
+    // combine(init, acc): the reduce's result.
+    Values inits;
+    for (const Value *v : accInits(t))
+      inits.push_back(lookup(map, const_cast<Value *>(v)));
+    Values pair = inits;
+    pair.insert(pair.end(), a.begin(), a.end());
+    return inlineRegion(t, CombineRegion, pair);
+  };
+  Values result;
+  if (!grid) {
+    result = cb.ctaReduce(acc, warpSlots, resultSlots, identity, combineAll,
+                          finish);
+  } else {
+    // Each CTA's partial (its threads cover parts of the members in part
+    // order) is published in the workspace; after a grid barrier every CTA
+    // folds the partials in part order (thread q takes part q's) and
+    // combines its threads again: the same result everywhere.
+    Values mine = cb.ctaReduce(acc, warpSlots, resultSlots, identity,
+                               combineAll, [](const Values &a) { return a; });
+    const unsigned r = gridReductions++;
+    auto slot = [&](unsigned c, Value *q) {
+      return cb.add(cb.i64(1 + (static_cast<int64_t>(r) * gridComponents + c) *
+                                   kGridSlots),
+                    q);
+    };
+    cb.when(cb.cmp("eq", cb.threadId(), cb.i32(0)), [&] {
+      for (unsigned c = 0; c < nc; ++c)
+        cb.atomic("exch", "relaxed", ws, slot(c, part), cb.toBits(mine[c]));
+    });
+    cb.gridBarrier(ws);
+    ++gridBarriers;
+    Value *q = cb.cast(cb.threadId(), ScalarKind::I64);
+    Values theirs = cb.ifThen(cb.cmp("lt", q, ctas), identity(), [&] {
+      Values v;
+      Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
+      for (unsigned c = 0; c < nc; ++c)
+        v.push_back(cb.fromBits(cb.atomic("add", "relaxed", ws, slot(c, q), zero),
+                                types[c]));
+      return v;
+    });
+    result = cb.ctaReduce(theirs, warpSlots, resultSlots, identity, combineAll,
+                          finish);
+  }
   for (unsigned c = 0; c < t.results.size(); ++c)
     map[t.result(c)] = result[c];
 }
@@ -682,9 +803,29 @@ void RowLowering::run() {
   old.ops = std::move(blk.ops);
   blk.ops.clear();
   cb.b.setInsertionBlock(&blk);
+  if (grid)
+    planGrid(old);
   planBuffers(old);
+  // The grid form: only the cooperating CTAs run the instance (a CTA with
+  // a later program id has nothing to do); the terminator stays outside.
+  Block *outer = cb.b.block;
+  if (grid) {
+    Op *w = cb.b.create(Opcode::If, {cb.cmp("lt", part, ctas)}, {});
+    Block *then = &cb.b.addRegion(w)->block;
+    Block *otherwise = &cb.b.addRegion(w)->block;
+    cb.b.setInsertionBlock(otherwise);
+    cb.b.yield();
+    cb.b.setInsertionBlock(then);
+  }
   for (const auto &op : old.ops) {
     const Op &o = *op;
+    if (grid && isTerminator(o.opcode)) {
+      finishGrid();
+      cb.b.yield();
+      cb.b.setInsertionBlock(outer);
+      emit(o, /*distributed=*/false);
+      continue;
+    }
     if (o.strAttr("dist") == "cta" &&
         (o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce)) {
       lowerReduce(o);
@@ -703,6 +844,40 @@ void RowLowering::run() {
       emitStaging(mapped);
     }
   }
+}
+
+} // namespace
+
+namespace {
+
+/// The launch expression min(max(ceil(W / (T * kGridMembersPerThread)), 1),
+/// kGridSlots), W the largest trip count of the instance's distributed ops
+/// (kGridSlots when one is not known at launch).
+unsigned gridPrograms(Program &p, const Op &segOp) {
+  using K = LaunchExpr::Kind;
+  const unsigned cap = p.constExpr(kGridSlots);
+  std::optional<unsigned> widest = p.constExpr(0);
+  for (const auto &op : segOp.regions[0]->block.ops) {
+    if (!op->attr("dist"))
+      continue;
+    const bool loop = op->opcode == Opcode::For;
+    std::optional<unsigned> b =
+        passes::launchExprOf(p, loop ? op->operands[0] : memberBegin(*op));
+    std::optional<unsigned> e =
+        passes::launchExprOf(p, loop ? op->operands[1] : memberEnd(*op));
+    if (!b || !e || !widest) {
+      widest.reset();
+      continue;
+    }
+    widest = p.binaryExpr(K::Max, *widest, p.binaryExpr(K::Sub, *e, *b));
+  }
+  if (!widest)
+    return p.binaryExpr(K::Min, cap, cap);
+  const int64_t per = static_cast<int64_t>(p.ctaThreads) * kGridMembersPerThread;
+  unsigned up = p.binaryExpr(
+      K::Div, p.binaryExpr(K::Add, *widest, p.constExpr(per - 1)),
+      p.constExpr(per));
+  return p.binaryExpr(K::Min, p.binaryExpr(K::Max, up, p.constExpr(1)), cap);
 }
 
 } // namespace
@@ -726,6 +901,17 @@ std::string intent::passes::applyCtaRowsOps(Program &p) {
   }
   if (segOps.empty())
     return "not a cta-rows program";
+  // A program whose one group is a single instance (dependent phases): the
+  // instance runs on a cooperative grid of CTAs, as many as its widest
+  // phase needs (kGridMembersPerThread per thread), at most kGridSlots and
+  // the CTAs resident at once; one CTA when the phases are small.
+  if (p.segments.size() == 1 && p.segments[0].ordered) {
+    resizeSegment(p, 0, gridPrograms(p, *segOps[0]));
+    RowLowering(p, *segOps[0], p.stageLimitBytes, "", /*grid=*/true).run();
+    p.stagedParams.clear();
+    p.stageLimitBytes = 0;
+    return "";
+  }
   // The annotations are the plan; the program is written as ops. A CTA
   // runs one segment's program at a time, but the buffers of several are
   // laid out side by side: each segment's staged rows get an equal share
@@ -745,6 +931,17 @@ std::string intent::passes::applyCtaRowsOps(Program &p) {
 void intent::passes::ctaRowsOps(Program &p, phys::RemarkSink &sink) {
   if (!applyCtaRowsOps(p).empty())
     return;
+  if (p.segments.size() == 1 && p.segments[0].ordered &&
+      p.exprToString(p.segments[0].length) != "1") {
+    sink.remark(p.segments[0].loc,
+                "cta-rows-ops: the single instance runs on a cooperative grid "
+                "of " + std::to_string(p.ctaThreads) + "-thread CTAs (as many "
+                "as its widest phase needs at " +
+                std::to_string(kGridMembersPerThread) + " per thread, at "
+                "most " + std::to_string(kGridSlots) + " and the CTAs "
+                "resident at once); grid barriers between its phases");
+    return;
+  }
   for (const Segment &seg : p.segments)
     if (!seg.spread)
       sink.remark(seg.loc, "cta-rows-ops: the rows' CTA code is written as "

@@ -88,6 +88,28 @@ void CoopBuilder::barrier(llvm::StringRef scope) {
   b.create(Opcode::Barrier, {}, {})->setAttr("scope", scope.str());
 }
 
+Value *CoopBuilder::gridCtas() {
+  return b.create(Opcode::GridCtas, {}, {Type::scalar(ScalarKind::I32)})
+      ->result();
+}
+
+void CoopBuilder::gridBarrier(Value *counter) {
+  Op *op = b.create(Opcode::Barrier, {counter}, {});
+  op->setAttr("scope", std::string("grid"));
+}
+
+Value *CoopBuilder::atomic(llvm::StringRef kind, llvm::StringRef order,
+                           Value *mem, Value *index, Value *v) {
+  Op *op = b.create(Opcode::Atomic, {mem, v, index},
+                    {Type::scalar(mem->type.elem)});
+  op->setAttr("kind", kind.str());
+  op->setAttr("order", order.str());
+  op->setAttr("scope", std::string("gpu"));
+  op->access.bounds = Bounds::Assumed;
+  op->access.active = ActiveSet::Thread;
+  return op->result();
+}
+
 Value *CoopBuilder::shuffle(Value *x, Value *k, llvm::StringRef mode) {
   Op *s = b.create(Opcode::Shuffle, {x, k}, {x->type});
   s->setAttr("mode", mode.str());

@@ -76,6 +76,16 @@ public:
   Value *warpId();
   Value *ctaSize();
   void barrier(llvm::StringRef scope = "cta");
+  /// The CTAs that run a split segment's instance together (i32).
+  Value *gridCtas();
+  /// Every thread of the cooperating CTAs waits; `counter` is the arrival
+  /// word (a kept-zero workspace buffer, element 0).
+  void gridBarrier(Value *counter);
+  /// A read-modify-write of element `index` of workspace buffer `mem` at
+  /// gpu scope (`kind` add / exch, `order` relaxed / acq_rel ...); returns
+  /// the old value.
+  Value *atomic(llvm::StringRef kind, llvm::StringRef order, Value *mem,
+                Value *index, Value *v);
   /// `shuffle %x, %k {mode}`.
   Value *shuffle(Value *x, Value *k, llvm::StringRef mode);
 

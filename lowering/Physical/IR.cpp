@@ -404,6 +404,7 @@ bool intent::phys::isCooperative(Opcode op) {
   case Opcode::LaneId:
   case Opcode::WarpId:
   case Opcode::CtaSize:
+  case Opcode::GridCtas:
   case Opcode::Barrier:
   case Opcode::Shuffle:
     return true;

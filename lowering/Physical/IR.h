@@ -390,7 +390,14 @@ enum class Opcode : uint8_t {
   LaneId,    ///< () -> i32: its lane in its warp (thread_id % 32)
   WarpId,    ///< () -> i32: its warp in the CTA (thread_id / 32)
   CtaSize,   ///< () -> i32: threads per CTA
-  Barrier,   ///< () attr scope = cta | warp: every thread of the scope waits
+  /// () -> i32: the CTAs of the launch that run a split segment's instance
+  /// together (all resident: a cooperative launch); 1 where CTAs run one
+  /// at a time (the interpreter, cpu mode).
+  GridCtas,
+  /// () attr scope = cta | warp: every thread of the scope waits;
+  /// (counter) attr scope = grid: every thread of the cooperating CTAs
+  /// waits (the counter a kept-zero workspace word).
+  Barrier,
   Shuffle,   ///< (value, i32) -> value attr mode = xor | down | idx
   /// (mem, coords..., [guard]) attr width -> `width` elements: the elements
   /// at coords, coords + 1, ... along the last dimension, loaded as one

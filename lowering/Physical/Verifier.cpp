@@ -625,6 +625,7 @@ private:
     case Opcode::LaneId:
     case Opcode::WarpId:
     case Opcode::CtaSize:
+    case Opcode::GridCtas:
     case Opcode::CheckedLaunch: {
       ScalarKind k = op.opcode == Opcode::CheckedLaunch ? ScalarKind::Bool
                                                         : ScalarKind::I32;
@@ -634,8 +635,17 @@ private:
       break;
     }
     case Opcode::Barrier:
-      if (!op.operands.empty() || !op.results.empty())
+      if (op.strAttr("scope") == "grid") {
+        // The arrival counter: a workspace buffer of 32- or 64-bit words.
+        const Value *c = op.operands.empty() ? nullptr : op.operands[0];
+        if (op.operands.size() != 1 || !op.results.empty() ||
+            !c->type.isBuffer() ||
+            (c->type.elem != ScalarKind::U32 && c->type.elem != ScalarKind::U64))
+          opError("types", op, "a grid barrier takes its arrival counter (a "
+                               "buffer of u32 or u64) and has no results");
+      } else if (!op.operands.empty() || !op.results.empty()) {
         opError("types", op, "a barrier has no operands or results");
+      }
       break;
     case Opcode::Shuffle:
       operandsScalar();

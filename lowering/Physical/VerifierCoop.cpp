@@ -445,6 +445,14 @@ private:
       return;
     }
     const int64_t cap = p.exprs[count.operands[1]].value;
+    // A grid barrier's arrival counter is a word of it; grid-reduce's
+    // partials (without a grid barrier) take one more word per program.
+    bool gridBarrier = false;
+    walk(*seg.regions[0], [&](const Op &o) {
+      gridBarrier |= o.opcode == Opcode::GridCtas ||
+                     (o.opcode == Opcode::Barrier && o.strAttr("scope") == "grid");
+    });
+    const int64_t need = gridBarrier ? 1 : 1 + cap;
     bool cooperates = false;
     for (const auto &o : seg.regions[0]->block.ops) {
       if (o->opcode != Opcode::Alloc)
@@ -453,12 +461,12 @@ private:
       if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
         continue;
       const Buffer &b = p.buffers[id];
-      if (b.keptZero && b.size >= 1 + cap)
+      if (b.keptZero && b.size >= need)
         cooperates = true;
     }
     if (!cooperates)
       error(at + ": they cooperate through a kept-zero invocation workspace "
-                 "of at least 1 + " + std::to_string(cap) +
+                 "of at least " + (gridBarrier ? std::string("1") : "1 + " + std::to_string(cap)) +
                  " words that the segment region allocates");
   }
 };

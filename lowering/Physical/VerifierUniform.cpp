@@ -172,6 +172,9 @@ private:
       requireLevel(op, ctl, PerWarp);
       return {};
     case Opcode::Barrier:
+      // A grid barrier: every thread of every cooperating CTA; control flow
+      // uniform over the CTA is uniform over the grid here (each CTA runs
+      // the instance's one region).
       requireLevel(op, ctl, op.strAttr("scope") == "warp" ? PerWarp : Uniform);
       return {};
     case Opcode::Load:

@@ -200,16 +200,22 @@ void cudaLaunch(const LaunchRequest &Request, index Total) {
 
   // A persistent grid: no more CTAs than are resident at once (after the
   // shared-memory opt-in above, which the occupancy query depends on).
-  if (Config.persistent)
+  if (Config.persistent || Config.cooperative)
     Grid = std::min(Grid, residentCtas(Request.DeviceEntry, Config.block,
                                        Config.shared_bytes, Where));
 
   void *Params[] = {Request.Args, &Total};
   setLastLaunch(Request.Info);
-  cudaError_t Err = cudaLaunchKernel(
-      Request.DeviceEntry, dim3(static_cast<unsigned>(Grid)),
-      dim3(static_cast<unsigned>(Config.block)), Params, Config.shared_bytes,
-      stream());
+  cudaError_t Err =
+      Config.cooperative
+          ? cudaLaunchCooperativeKernel(
+                Request.DeviceEntry, dim3(static_cast<unsigned>(Grid)),
+                dim3(static_cast<unsigned>(Config.block)), Params,
+                Config.shared_bytes, stream())
+          : cudaLaunchKernel(Request.DeviceEntry,
+                             dim3(static_cast<unsigned>(Grid)),
+                             dim3(static_cast<unsigned>(Config.block)), Params,
+                             Config.shared_bytes, stream());
   if (Err == cudaSuccess)
     Err = cudaGetLastError();
   check(Err, Where + " failed");

@@ -155,19 +155,18 @@ TEST(CtaPhases, DroppedPhaseBarrierIsARace) {
   ASSERT_TRUE(m);
   PipelineResult r = runPipeline(named(*m, "sum_then_use"), PipelineOptions{});
   ASSERT_TRUE(r.ok());
-  // The phase barrier is the first barrier of the segment region.
-  phys::Op *seg = nullptr;
+  // The phase barrier is the first grid barrier of the program (the
+  // cooperating CTAs' one: a CTA barrier where one CTA runs the instance).
+  phys::Op *bar = nullptr;
   phys::walkMutable(*r.program->body, [&](phys::Op &o) {
-    if (!seg && o.opcode == phys::Opcode::Segment)
-      seg = &o;
+    if (!bar && o.opcode == phys::Opcode::Barrier &&
+        o.strAttr("scope") == "grid")
+      bar = &o;
   });
-  ASSERT_TRUE(seg);
-  auto &ops = seg->regions[0]->block.ops;
-  auto it = std::find_if(ops.begin(), ops.end(), [](const auto &o) {
-    return o->opcode == phys::Opcode::Barrier;
-  });
-  ASSERT_NE(it, ops.end());
-  ops.erase(it);
+  ASSERT_TRUE(bar);
+  auto &ops = bar->parent->ops;
+  ops.erase(std::find_if(ops.begin(), ops.end(),
+                         [&](const auto &o) { return o.get() == bar; }));
   std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I64, {2000}),
                             ArgSpec::view(ScalarKind::I64, {2000}),
                             ArgSpec::view(ScalarKind::I32, {2000})};

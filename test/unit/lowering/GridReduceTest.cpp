@@ -26,13 +26,13 @@ using kir::ScalarKind;
 
 namespace {
 
-/// Whether `p` has an atomic (grid-reduce's arrival ticket).
-bool hasAtomic(const phys::Program &p) {
-  bool any = false;
-  phys::walk(*p.body, [&](const phys::Op &o) {
-    any |= o.opcode == phys::Opcode::Atomic;
-  });
-  return any;
+/// Whether `p` has a buffer named `name` (grid-reduce's grid_partials,
+/// cta-rows-ops' phase_workspace).
+bool hasBuffer(const phys::Program &p, const std::string &name) {
+  for (const phys::Buffer &b : p.buffers)
+    if (b.name == name)
+      return true;
+  return false;
 }
 
 
@@ -102,11 +102,12 @@ TEST(GridReduce, AppliesToSingleInstanceReductions) {
   Built i = buildGrid("sum_i64");
   EXPECT_EQ(findOp(*i.program, phys::Opcode::VectorLoad)->intAttr("width"), 2);
   // Two top-level reductions: not applied, with a remark saying why (the
-  // single instance then runs on one CTA: cta-rows).
+  // single instance then runs on a cooperative grid: cta-rows-ops).
   auto m = gridModule();
   PipelineResult r = runPipeline(named(*m, "two_sums"));
   ASSERT_TRUE(r.ok());
-  EXPECT_FALSE(hasAtomic(*r.program));
+  EXPECT_FALSE(hasBuffer(*r.program, "grid_partials"));
+  EXPECT_TRUE(hasBuffer(*r.program, "phase_workspace"));
   EXPECT_EQ(r.program->ctaThreads, passes::kPhaseThreads);
   bool said = false;
   for (const phys::Remark &rm : r.remarks)
@@ -166,10 +167,12 @@ TEST(GridReduce, ReportsWhatItCannotSplitToTheSink) {
 TEST(GridReduce, NotAppliedToNonCommutativeOrUnorderedCombines) {
   // reduce_range.kir: two reductions (one with reassociate = false inside);
   // a user combine (Welford in mean_var.kir). grid-reduce leaves both (no
-  // workspace tickets); their single instance runs on one CTA (cta-rows).
+  // workspace tickets); their single instance runs on a cooperative grid
+  // (cta-rows, cta-rows-ops).
   for (const char *f : {"reduce_range.kir", "mean_var.kir"}) {
     Built b = buildFile(f);
-    EXPECT_FALSE(hasAtomic(*b.program)) << f;
+    EXPECT_FALSE(hasBuffer(*b.program, "grid_partials")) << f;
+    EXPECT_TRUE(hasBuffer(*b.program, "phase_workspace")) << f;
     EXPECT_EQ(b.program->ctaThreads, passes::kPhaseThreads) << f;
   }
 }

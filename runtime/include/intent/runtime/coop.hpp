@@ -201,6 +201,47 @@ INTENT_HD inline void cta_barrier() {
 #endif
 }
 
+/// The CTAs that run a split instance together: gridDim.x of a cooperative
+/// launch (launch_config::cooperative: all resident at once); 1 in cpu
+/// mode, whose CTAs run one at a time (the first runs the instance alone).
+INTENT_HD inline int grid_ctas() {
+#if defined(__CUDA_ARCH__)
+  return static_cast<int>(gridDim.x);
+#else
+  return 1;
+#endif
+}
+
+/// Waits until every thread of every CTA of a cooperative launch reached
+/// it; orders their global memory accesses (the CTA barrier's guarantee,
+/// grid-wide). `counter` is a word of kept-zero workspace: each CTA's
+/// thread 0 adds 1 (CTA 0 adds 2^63 - (CTAs - 1)), so the word's top bit
+/// flips once all arrived, and it is zero again after an even number of
+/// barriers (the generated code places an even number). cpu mode: a CTA
+/// barrier (one cooperating CTA).
+INTENT_HD inline void grid_barrier(std::uint64_t *counter) {
+#if defined(__CUDA_ARCH__)
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned long long top = 1ull << 63;
+    const unsigned long long add =
+        blockIdx.x == 0 ? top - (gridDim.x - 1ull) : 1ull;
+    volatile unsigned long long *word =
+        reinterpret_cast<volatile unsigned long long *>(counter);
+    __threadfence();
+    const unsigned long long old =
+        atomicAdd(reinterpret_cast<unsigned long long *>(counter), add);
+    while (((old ^ *word) & top) == 0) {
+    }
+    __threadfence();
+  }
+  __syncthreads();
+#else
+  (void)counter;
+  detail::hostCtaBarrier();
+#endif
+}
+
 /// Waits until every thread of the warp reached it: __syncwarp().
 INTENT_HD inline void warp_barrier() {
 #if defined(__CUDA_ARCH__)

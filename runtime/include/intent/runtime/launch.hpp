@@ -76,6 +76,11 @@ struct launch_config {
   /// prefetch for it; no generated kernel uses this now). No effect in cpu
   /// mode, whose cooperative grid is capped anyway (docs/runtime.md §5).
   bool persistent = false;
+  /// Cooperative launch (cudaLaunchCooperativeKernel): the CTAs run a split
+  /// instance together and wait for each other at grid barriers
+  /// (grid_barrier), so all must be resident at once; implies persistent.
+  /// cpu mode: no effect (grid_ctas() is 1 there).
+  bool cooperative = false;
   /// The program ids of the host serial form when it is a program of its
   /// own (a serial twin: Program::serialTwin in the compiler); cpu mode runs
   /// the serial entry over [0, serial_total). Negative: the same as total.
