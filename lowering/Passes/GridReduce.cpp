@@ -123,6 +123,19 @@ std::string rejection(const Program &p, Op *&segOp, Op *&target) {
     }
     if (!target && !runsEverywhere(*op) && !isTerminator(op->opcode))
       return "code with effects runs before the reduction";
+    // The rest of the instance runs on one thread of the last CTA: a loop
+    // there (a parallel_for over what the reduction fed) would be serial;
+    // cta-rows runs such an instance on a cooperative grid instead.
+    if (target && target != op.get()) {
+      bool loop = op->opcode == Opcode::For || op->opcode == Opcode::Loop;
+      for (const auto &r : op->regions)
+        walk(*r, [&](const Op &o) {
+          loop |= o.opcode == Opcode::For || o.opcode == Opcode::Loop;
+        });
+      if (loop)
+        return "a loop follows the reduction (the rest of the instance runs "
+               "on one thread)";
+    }
   }
   if (reductions != 1)
     return reductions ? "the instance computes several top-level reductions"
