@@ -24,6 +24,7 @@
 #include "Physical/CoopBuild.h"
 #include "Physical/Dispatch.h"
 #include "Physical/Structured.h"
+#include "Physical/Verifier.h"
 
 #include <algorithm>
 #include <functional>
@@ -98,6 +99,9 @@ private:
   /// reductions combined so far and the components of the widest one.
   Value *ws = nullptr, *part = nullptr, *ctas = nullptr;
   unsigned gridBarriers = 0, gridReductions = 0, gridComponents = 1;
+  /// Distributed 2-D nests strided as one flat range: outer -> inner for
+  /// (decided before the rewrite, on the whole program).
+  std::map<const Op *, const Op *> collapsible;
   void planGrid(const Block &body);
   void finishGrid();
   ValueMap map;
@@ -772,7 +776,69 @@ void RowLowering::lowerReduce(const Op &t) {
     map[t.result(c)] = result[c];
 }
 
+/// The inner `for` of a nest `for i { for j { ... } }` that came from one
+/// 2-D parallel_for (dimensions d and d + 1), when the inner bounds are
+/// defined before the nest and its iterations are independent for each i
+/// (the outer ones are: cta-rows checked them): the nest can be strided
+/// over the threads as one flat range. Null otherwise.
+const Op *collapsibleInner(const Program &p, const Op &f) {
+  // The body: constants (the inner bounds, e.g. its 0), the inner for, the
+  // yield.
+  const Block &body = f.region(0)->block;
+  if (body.ops.size() < 2 || body.ops.back()->opcode != Opcode::Yield)
+    return nullptr;
+  for (size_t k = 0; k + 2 < body.ops.size(); ++k)
+    if (body.ops[k]->opcode != Opcode::Constant)
+      return nullptr;
+  const Op &in = *body.ops[body.ops.size() - 2];
+  if (in.opcode != Opcode::For || in.origin.op != f.origin.op ||
+      in.origin.arg != f.origin.arg + 1)
+    return nullptr;
+  return iterationConflict(p, in).empty() ? &in : nullptr;
+}
+
 void RowLowering::lowerFor(const Op &f) {
+  auto nest = collapsible.find(&f);
+  if (nest != collapsible.end()) {
+    const Op *in = nest->second;
+    // The body's constants first (the inner bounds may be among them).
+    for (const auto &op : f.region(0)->block.ops)
+      if (op->opcode == Opcode::Constant)
+        emit(*op, /*distributed=*/false);
+    // Flat index q over n0 x n1: i = lb0 + q / n1, j = lb1 + q % n1.
+    Value *lb0 = lookup(map, f.operands[0]), *ub0 = lookup(map, f.operands[1]);
+    Value *lb1 = lookup(map, in->operands[0]),
+          *ub1 = lookup(map, in->operands[1]);
+    auto count = [&](Value *lb, Value *ub) {
+      return cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, ub, lb),
+                         cb.i64(0));
+    };
+    Value *n1 = count(lb1, ub1);
+    Value *total = cb.mul(count(lb0, ub0), n1);
+    const Block &inner = in->region(0)->block;
+    Values out = cb.loop(
+        {tid}, [&](const Values &c) { return cb.cmp("lt", c[0], total); },
+        [&](const Values &c) {
+          Value *i = cb.add(lb0, cb.b.binary(Opcode::Div, c[0], n1));
+          Value *j = cb.add(lb1, cb.b.binary(Opcode::Rem, c[0], n1));
+          i->name = f.region(0)->block.args[0]->name;
+          i->origin = f.region(0)->block.args[0]->origin;
+          j->name = inner.args[0]->name;
+          j->origin = inner.args[0]->origin;
+          map[f.region(0)->block.args[0]] = i;
+          map[inner.args[0]] = j;
+          for (const auto &op : inner.ops)
+            if (op->opcode != Opcode::Yield)
+              emit(*op, /*distributed=*/true);
+          return c;
+        },
+        [&](const Values &c) { return Values{cb.add(c[0], threads)}; });
+    Op *loop = out[0]->def;
+    loop->loc = f.loc;
+    loop->origin = f.origin;
+    loop->setAttr("dims", int64_t(2));
+    return;
+  }
   const Block &body = f.region(0)->block;
   Value *lb = lookup(map, f.operands[0]), *ub = lookup(map, f.operands[1]);
   // The loop stands for the parallel_for the `for` came from: its origin
@@ -797,6 +863,10 @@ void RowLowering::lowerFor(const Op &f) {
 void RowLowering::run() {
   Block &blk = seg.regions[0]->block;
   const std::vector<const Value *> rows = rowCoordinates(blk);
+  for (const auto &op : blk.ops)
+    if (op->opcode == Opcode::For && op->strAttr("dist") == "cta")
+      if (const Op *in = collapsibleInner(p, *op))
+        collapsible[op.get()] = in;
   // The old ops stay alive (their values mapped to the new ones) while the
   // new ones are built from them.
   Block old;

@@ -122,7 +122,7 @@ std::vector<OpInfo> buildTable() {
           .regions({"then", "else"}),
       op(O::Loop, "loop").operands(0, kVariadic).results(0, kVariadic)
           .regions({"cond", "body", "step"}).attr(boolAttr("test_first"))
-          .attr(intAttr("unroll", false)),
+          .attr(intAttr("unroll", false)).attr(intAttr("dims", false)),
       op(O::For, "for").operands(2).regions({"body"})
           .attr(enumAttr("dist", kDist, false)).attr(intAttr("unroll", false)),
       // Structured ops (Physical/Structured.h).

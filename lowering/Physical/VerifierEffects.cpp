@@ -278,8 +278,11 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
       }
       for (const auto &sub : op->regions) {
         IterSet inner = iters;
+        // A `loop` with `dims = N` iterates dimensions arg .. arg + N - 1
+        // of its parallel_for, flattened (cta-rows-ops' collapsed nest).
         if (iteratesKIR(*op, parallelFors))
-          inner.insert({op->origin.op, op->origin.arg});
+          for (int64_t d = 0; d < std::max<int64_t>(1, op->intAttr("dims", 1)); ++d)
+            inner.insert({op->origin.op, op->origin.arg + static_cast<int>(d)});
         if (op->opcode == Opcode::Segment)
           for (const auto &o : sub->block.ops)
             if (o->opcode == Opcode::Delinearize &&

@@ -216,6 +216,35 @@ TEST(CtaPhasesVerifier, DistributedIterationsMustNotConflict) {
                            "conflict");
 }
 
+TEST(CtaPhases, TwoDimensionalPhasesAreFlatLoops) {
+  // Both 2-D phases of transpose_phases stride one flat index over both
+  // dimensions (`dims = 2`); the coverage check counts both dimensions
+  // only with the attribute.
+  auto m = phasesModule();
+  ASSERT_TRUE(m);
+  const kir::Kernel &k = named(*m, "transpose_phases");
+  PipelineResult r = runPipeline(k, PipelineOptions{});
+  ASSERT_TRUE(r.ok());
+  std::vector<phys::Op *> flat;
+  phys::walkMutable(*r.program->body, [&](phys::Op &o) {
+    if (o.opcode == phys::Opcode::Loop && o.intAttr("dims", 1) == 2)
+      flat.push_back(&o);
+  });
+  ASSERT_EQ(flat.size(), 2u);
+  flat[0]->attrs.erase(std::remove_if(flat[0]->attrs.begin(),
+                                      flat[0]->attrs.end(),
+                                      [](const phys::NamedAttr &a) {
+                                        return a.name == "dims";
+                                      }),
+                       flat[0]->attrs.end());
+  std::vector<std::string> errs;
+  EXPECT_FALSE(phys::verifyProgram(*r.program, &k, errs));
+  bool coverage = false;
+  for (const std::string &e : errs)
+    coverage |= e.find("[coverage]") != std::string::npos;
+  EXPECT_TRUE(coverage) << (errs.empty() ? "" : errs[0]);
+}
+
 TEST(CtaPhases, ConflictingIterationsStayOnOneThread) {
   auto m = phasesModule();
   ASSERT_TRUE(m);
