@@ -107,6 +107,21 @@ namespace ops = intent::ops;
   parallel_for(y.extent(0), [&](index i) { y[i] = q[i] - r.lo; });
 }
 
+/// d[i] = (7 x[i]) mod 16, then hist[d[idx[j]]] += 1 for every j (a
+/// gather of what the first phase wrote, counted with atomics by the
+/// second phase's threads of every CTA).
+[[intent::kernel]] void bucket_then_count(view<std::int32_t, 1> d,
+                                          view<std::int32_t, 1> hist,
+                                          view<const std::int32_t, 1> x,
+                                          view<const std::int32_t, 1> idx) {
+  parallel_for(x.extent(0), [&](index i) {
+    std::int32_t v = (x[i] * 7) % 16;
+    d[i] = v < 0 ? v + 16 : v;
+  });
+  parallel_for(idx.extent(0),
+               [&](index j) { intent::atomic_add(hist[d[idx[j]]], 1); });
+}
+
 /// e = exp(x - 1); y = e / sum(e) (reversed).
 [[intent::kernel]] void normalize(view<float, 1> y, view<float, 1> e,
                                   view<const float, 1> x) {
@@ -282,6 +297,30 @@ static bool runRange(index_t N, std::mt19937 &Rng) {
   return report("range_then_shift", N, Bad);
 }
 
+static bool runBuckets(index_t N, std::mt19937 &Rng) {
+  std::vector<std::int32_t> HX = randomInts(N, -100000, 100000, Rng);
+  const index_t M = N ? 2 * N + 3 : 0;
+  std::vector<std::int32_t> Idx = N ? randomInts(M, 0, int(N - 1), Rng)
+                                    : std::vector<std::int32_t>();
+  std::vector<std::int32_t> D(N), Hist(16, 0);
+  for (index_t I = 0; I < N; ++I) {
+    std::int32_t V = (HX[I] * 7) % 16;
+    D[I] = V < 0 ? V + 16 : V;
+  }
+  for (index_t J = 0; J < M; ++J)
+    ++Hist[D[Idx[J]]];
+  mem::array<std::int32_t> DX(padded(HX)), DI(padded(Idx)),
+      DD(padded(std::vector<std::int32_t>(N))),
+      DH(std::vector<std::int32_t>(16, 0));
+  kernels::bucket_then_count(intent::view<std::int32_t, 1>(DD.data(), {N}),
+                             intent::view<std::int32_t, 1>(DH.data(), {16}),
+                             intent::view<const std::int32_t, 1>(DX.data(), {N}),
+                             intent::view<const std::int32_t, 1>(DI.data(), {M}));
+  std::vector<std::int32_t> GD = DD.to_vector(), GH = DH.to_vector();
+  GD.resize(N);
+  return report("bucket_then_count", N, mismatches(GD, D) + mismatches(GH, Hist));
+}
+
 static bool runNormalize(index_t N, std::mt19937 &Rng) {
   std::uniform_real_distribution<float> Dist(-3.0f, 3.0f);
   std::vector<float> HX(N), E(N), Want(N);
@@ -317,6 +356,7 @@ int main() {
     Ok = runNearest(N, Rng) && Ok;
     Ok = runRange(N, Rng) && Ok;
     Ok = runNormalize(N, Rng) && Ok;
+    Ok = runBuckets(N, Rng) && Ok;
   }
   const index_t Shapes[][2] = {{0, 0}, {0, 3}, {1, 1}, {3, 5}, {40, 41},
                                {1025, 3}, {2, 1500}, {300, 300}};
