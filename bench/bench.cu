@@ -71,6 +71,9 @@ __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
                                const float *, const float *, long long,
                                long long);
 __attribute__((weak)) void colsum(float *, const float *, long long, long long);
+__attribute__((weak)) void rmsnorm_bf16(unsigned short *, const unsigned short *,
+                                        const unsigned short *, long long,
+                                        long long, float);
 __attribute__((weak)) void phases_one(float *, const float *, long long);
 __attribute__((weak)) void phases_two(float *, float *, const float *,
                                       long long);
@@ -759,6 +762,78 @@ void benchColsum(Ctx &C, long long Rows, long long Cols) {
   measure(C, "colsum", Shape, (1.0 * N + Cols) * sizeof(float), Ours);
 }
 
+/// float -> bfloat16 bits (round to nearest even; inputs are finite).
+unsigned short toBf16(float F) {
+  std::uint32_t U;
+  std::memcpy(&U, &F, 4);
+  U += 0x7fffu + ((U >> 16) & 1u);
+  return static_cast<unsigned short>(U >> 16);
+}
+
+float fromBf16(unsigned short B) {
+  std::uint32_t U = static_cast<std::uint32_t>(B) << 16;
+  float F;
+  std::memcpy(&F, &U, 4);
+  return F;
+}
+
+/// RMSNorm of Rows x Cols bfloat16 rows with a bf16 weight (f32 math),
+/// checked on the host against a double computation from the same bf16
+/// inputs within 1/128 relative (the output's bf16 rounding is 1/256).
+void benchRmsnorm(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  const float Eps = 1e-6f;
+  std::vector<unsigned short> HX(N), HW(Cols);
+  {
+    dbuf<float> F(N), G(Cols);
+    bench::fillUniform(F.get(), N, C.nextSeed(), -4.0f, 4.0f, C.S);
+    bench::fillUniform(G.get(), Cols, C.nextSeed(), 0.5f, 1.5f, C.S);
+    BENCH_CK(cudaStreamSynchronize(C.S));
+    std::vector<float> HF = F.download(), HG = G.download();
+    for (long long I = 0; I < N; ++I)
+      HX[I] = toBf16(HF[I]);
+    for (long long J = 0; J < Cols; ++J)
+      HW[J] = toBf16(HG[J]);
+  }
+  std::vector<float> Want(N);
+  bench::hostParallel(Rows, [&](long long Lo, long long Hi) {
+    for (long long R = Lo; R < Hi; ++R) {
+      double S = 0;
+      for (long long K = 0; K < Cols; ++K) {
+        double V = fromBf16(HX[R * Cols + K]);
+        S += V * V;
+      }
+      double Inv = 1.0 / std::sqrt(S / double(Cols) + Eps);
+      for (long long K = 0; K < Cols; ++K)
+        Want[R * Cols + K] = static_cast<float>(
+            fromBf16(HX[R * Cols + K]) * Inv * fromBf16(HW[K]));
+    }
+  });
+  dbuf<unsigned short> X(N), W(Cols), Y(N);
+  X.upload(HX);
+  W.upload(HW);
+  auto Verify = [&]() -> std::string {
+    std::vector<unsigned short> Got = Y.download();
+    for (long long I = 0; I < N; ++I) {
+      float G = fromBf16(Got[I]), E = Want[I];
+      if (!(std::fabs(G - E) <= std::fabs(E) / 128 + 1e-6f))
+        return "element " + std::to_string(I) + ": got " + fmt(G, 6) +
+               ", want " + fmt(E, 6);
+    }
+    return "";
+  };
+  std::string Shape = std::to_string(Rows) + "x" + std::to_string(Cols);
+  Variant Ours{"intent", "ours", [&] { poison(C, Y); },
+               [&] {
+                 bench_entry::rmsnorm_bf16(Y.get(), X.get(), W.get(), Rows,
+                                           Cols, Eps);
+               },
+               Verify, bench_entry::rmsnorm_bf16 ? "" : missingReason(C, "rmsnorm")};
+  measure(C, "rmsnorm", Shape, (2.0 * N + Cols) * 2, Ours);
+}
+
 /// y = exp(x - 1) / sum(exp(x - 1)): one kernel with dependent phases
 /// against the same work as two kernels of ours; checked against a double
 /// host computation within 1e-4 relative.
@@ -821,6 +896,8 @@ const std::vector<Benchmark> &benchmarks() {
       {"mv2-3000x20000", [](Ctx &C) { benchMv2(C, 3000, 20000); }},
       {"colsum-8192x8192", [](Ctx &C) { benchColsum(C, 8192, 8192); }},
       {"colsum-65536x1000", [](Ctx &C) { benchColsum(C, 65536, 1000); }},
+      {"rmsnorm-32768x1024", [](Ctx &C) { benchRmsnorm(C, 32768, 1024); }},
+      {"rmsnorm-6000x3000", [](Ctx &C) { benchRmsnorm(C, 6000, 3000); }},
       {"phases-2^20", [](Ctx &C) { benchPhases(C, 1LL << 20); }},
       {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
   };

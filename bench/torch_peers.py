@@ -12,7 +12,9 @@ Times, with the method of the CUDA driver (bench/bench.cu):
   argmax   2^28 f32: torch.argmax (the target);
   softmax3 64x512x1024, 12x1000x3000: torch.softmax(dim=-1) (the target);
   mv2      8192x8192, 3000x20000: torch.mv twice (the target);
-  colsum   8192x8192, 65536x1000: torch.sum(dim=0) (the target).
+  colsum   8192x8192, 65536x1000: torch.sum(dim=0) (the target);
+  rmsnorm  32768x1024, 6000x3000 bf16: torch.nn.functional.rms_norm (the
+           target; bf16 in and out, weight bf16).
 Inputs are drawn fresh on the GPU from the seed, far larger than the L2.
 Before every run (untimed) 256 MiB are written to evict the L2; CUDA events
 bracket the one call; warm-up runs first (Triton is compiled before, on one
@@ -339,6 +341,35 @@ def bench_colsum(ctx, rows, cols):
                 lambda: None, lambda: torch.sum(a, dim=0), verify)
 
 
+def bench_rmsnorm(ctx, rows, cols):
+    torch = ctx.torch
+    import torch.nn.functional as F
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    eps = 1e-6
+    x = ctx.uniform((rows, cols), -4.0, 4.0).to(torch.bfloat16)
+    w = ctx.uniform((cols,), 0.5, 1.5).to(torch.bfloat16)
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(dim=1, keepdim=True) + eps) * w.double()
+    del xd
+    nbytes = (2.0 * rows * cols + cols) * 2
+
+    def verify(out):
+        bad = ~((out.double() - ref).abs() <= ref.abs() / 128 + 1e-6)
+        msg = describe_bad(torch, bad, out, ref)
+        out.fill_(math.nan)
+        return msg
+
+    if hasattr(F, "rms_norm"):
+        impl, fn = "torch rms_norm", lambda: F.rms_norm(x, (cols,), w, eps)
+    else:  # torch < 2.4: the composition users wrote before
+        impl = "torch rsqrt(mean(x^2)) x w"
+        fn = lambda: (x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+                      * w.float()).to(torch.bfloat16)
+    ctx.measure("rmsnorm", shape, impl, "target", nbytes, lambda: None, fn, verify)
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--csv", required=True)
@@ -376,6 +407,9 @@ def main(argv):
     for rows, cols in [(8192, 8192), (65536, 1000)]:
         names.append((f"colsum-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_colsum(ctx, r, c)))
+    for rows, cols in [(32768, 1024), (6000, 3000)]:
+        names.append((f"rmsnorm-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_rmsnorm(ctx, r, c)))
     only = [n for n in args.only.split(",") if n]
     for name, fn in names:
         if only and name not in only:

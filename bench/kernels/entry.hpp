@@ -45,6 +45,10 @@ void mv2(float *p, float *q, const float *a, const float *u, const float *b,
          const float *v, long long rows, long long cols);
 /// out[j] = sum over i of a[i][j] (rows x cols row-major).
 void colsum(float *out, const float *a, long long rows, long long cols);
+/// RMSNorm of each row of x (bfloat16 bits) with weight w, f32 math.
+void rmsnorm_bf16(unsigned short *y, const unsigned short *x,
+                  const unsigned short *w, long long rows, long long cols,
+                  float eps);
 /// y = exp(x - 1) / sum(exp(x - 1)): one kernel (dependent phases).
 void phases_one(float *y, const float *x, long long n);
 /// The same as two kernels (s[0] = the sum, then y); s is one float.

@@ -12,6 +12,8 @@
 #include <intent/runtime.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -38,6 +40,9 @@ __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
                                const float *, const float *, long long,
                                long long);
 __attribute__((weak)) void colsum(float *, const float *, long long, long long);
+__attribute__((weak)) void rmsnorm_bf16(unsigned short *, const unsigned short *,
+                                        const unsigned short *, long long,
+                                        long long, float);
 __attribute__((weak)) void phases_one(float *, const float *, long long);
 __attribute__((weak)) void phases_two(float *, float *, const float *,
                                       long long);
@@ -300,6 +305,45 @@ void testColsum() {
   }
 }
 
+void testRmsnorm() {
+  if (!bench_entry::rmsnorm_bf16)
+    return missing("rmsnorm");
+  auto toBf16 = [](float F) {
+    std::uint32_t U;
+    std::memcpy(&U, &F, 4);
+    U += 0x7fffu + ((U >> 16) & 1u);
+    return static_cast<unsigned short>(U >> 16);
+  };
+  auto fromBf16 = [](unsigned short B) {
+    std::uint32_t U = static_cast<std::uint32_t>(B) << 16;
+    float F;
+    std::memcpy(&F, &U, 4);
+    return F;
+  };
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {3, 3000}}) {
+    std::vector<float> F = uniform(R * C, -4.0f, 4.0f), G = uniform(C, 0.5f, 1.5f);
+    std::vector<unsigned short> X(R * C), W(C), Y(R * C, 0xffff);
+    for (long long I = 0; I < R * C; ++I)
+      X[I] = toBf16(F[I]);
+    for (long long J = 0; J < C; ++J)
+      W[J] = toBf16(G[J]);
+    bool Ok = oneLaunch(
+        [&] { bench_entry::rmsnorm_bf16(Y.data(), X.data(), W.data(), R, C, 1e-6f); });
+    for (long long I = 0; I < R; ++I) {
+      double S = 0;
+      for (long long J = 0; J < C; ++J)
+        S += double(fromBf16(X[I * C + J])) * fromBf16(X[I * C + J]);
+      double Inv = 1.0 / std::sqrt(S / double(C) + 1e-6);
+      for (long long J = 0; J < C; ++J) {
+        double W0 = fromBf16(X[I * C + J]) * Inv * fromBf16(W[J]);
+        Ok = Ok && std::fabs(fromBf16(Y[I * C + J]) - W0) <= std::fabs(W0) / 128 + 1e-6;
+      }
+    }
+    report("rmsnorm", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
 void testPhases() {
   if (!bench_entry::phases_one || !bench_entry::phases_two)
     return missing("phases");
@@ -327,6 +371,7 @@ int main() {
   }
   testSaxpy();
   testPhases();
+  testRmsnorm();
   testSoftmax();
   testLayernorm();
   testSum();
