@@ -798,36 +798,17 @@ const Op *collapsibleInner(const Program &p, const Op &f) {
 }
 
 void RowLowering::lowerFor(const Op &f) {
-  auto nest = collapsible.find(&f);
-  if (nest != collapsible.end()) {
-    const Op *in = nest->second;
-    // The body's constants first (the inner bounds may be among them).
-    for (const auto &op : f.region(0)->block.ops)
-      if (op->opcode == Opcode::Constant)
-        emit(*op, /*distributed=*/false);
-    // Flat index q over n0 x n1: i = lb0 + q / n1, j = lb1 + q % n1.
-    Value *lb0 = lookup(map, f.operands[0]), *ub0 = lookup(map, f.operands[1]);
-    Value *lb1 = lookup(map, in->operands[0]),
-          *ub1 = lookup(map, in->operands[1]);
-    auto count = [&](Value *lb, Value *ub) {
-      return cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, ub, lb),
-                         cb.i64(0));
-    };
-    Value *n1 = count(lb1, ub1);
-    Value *total = cb.mul(count(lb0, ub0), n1);
-    const Block &inner = in->region(0)->block;
+  const Block &body = f.region(0)->block;
+  // The loop stands for the parallel_for the `for` came from: its origin
+  // (the coverage check reads it) and its iteration variables'. `bind(q)`
+  // maps the iteration variables for the strided index q and returns the
+  // block whose ops one iteration runs.
+  auto stride = [&](Value *start, Value *stop,
+                    const std::function<const Block &(Value *)> &bind) {
     Values out = cb.loop(
-        {tid}, [&](const Values &c) { return cb.cmp("lt", c[0], total); },
+        {start}, [&](const Values &c) { return cb.cmp("lt", c[0], stop); },
         [&](const Values &c) {
-          Value *i = cb.add(lb0, cb.b.binary(Opcode::Div, c[0], n1));
-          Value *j = cb.add(lb1, cb.b.binary(Opcode::Rem, c[0], n1));
-          i->name = f.region(0)->block.args[0]->name;
-          i->origin = f.region(0)->block.args[0]->origin;
-          j->name = inner.args[0]->name;
-          j->origin = inner.args[0]->origin;
-          map[f.region(0)->block.args[0]] = i;
-          map[inner.args[0]] = j;
-          for (const auto &op : inner.ops)
+          for (const auto &op : bind(c[0]).ops)
             if (op->opcode != Opcode::Yield)
               emit(*op, /*distributed=*/true);
           return c;
@@ -836,28 +817,44 @@ void RowLowering::lowerFor(const Op &f) {
     Op *loop = out[0]->def;
     loop->loc = f.loc;
     loop->origin = f.origin;
-    loop->setAttr("dims", int64_t(2));
+    return loop;
+  };
+  auto name = [&](Value *v, const Value *as) {
+    v->name = as->name;
+    v->origin = as->origin;
+    map[as] = v;
+  };
+  Value *lb0 = lookup(map, f.operands[0]), *ub0 = lookup(map, f.operands[1]);
+  auto nest = collapsible.find(&f);
+  if (nest == collapsible.end()) {
+    stride(cb.add(lb0, tid), ub0, [&](Value *i) -> const Block & {
+      name(i, body.args[0]);
+      return body;
+    });
     return;
   }
-  const Block &body = f.region(0)->block;
-  Value *lb = lookup(map, f.operands[0]), *ub = lookup(map, f.operands[1]);
-  // The loop stands for the parallel_for the `for` came from: its origin
-  // (the coverage check reads it) and its iteration variable's.
-  Values out = cb.loop(
-      {cb.add(lb, tid)}, [&](const Values &c) { return cb.cmp("lt", c[0], ub); },
-      [&](const Values &c) {
-        c[0]->name = body.args[0]->name;
-        c[0]->origin = body.args[0]->origin;
-        map[body.args[0]] = c[0];
-        for (const auto &op : body.ops)
-          if (op->opcode != Opcode::Yield)
-            emit(*op, /*distributed=*/true);
-        return c;
-      },
-      [&](const Values &c) { return Values{cb.add(c[0], threads)}; });
-  Op *loop = out[0]->def;
-  loop->loc = f.loc;
-  loop->origin = f.origin;
+  // A 2-D nest: the body's constants first (the inner bounds may be among
+  // them), then a flat index q over n0 x n1: i = lb0 + q / n1, j = lb1 +
+  // q % n1.
+  const Op *in = nest->second;
+  for (const auto &op : body.ops)
+    if (op->opcode == Opcode::Constant)
+      emit(*op, /*distributed=*/false);
+  Value *lb1 = lookup(map, in->operands[0]), *ub1 = lookup(map, in->operands[1]);
+  auto count = [&](Value *lb, Value *ub) {
+    return cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, ub, lb), cb.i64(0));
+  };
+  Value *n1 = count(lb1, ub1);
+  const Block &inner = in->region(0)->block;
+  Op *loop = stride(tid, cb.mul(count(lb0, ub0), n1),
+                    [&](Value *q) -> const Block & {
+                      name(cb.add(lb0, cb.b.binary(Opcode::Div, q, n1)),
+                           body.args[0]);
+                      name(cb.add(lb1, cb.b.binary(Opcode::Rem, q, n1)),
+                           inner.args[0]);
+                      return inner;
+                    });
+  loop->setAttr("dims", int64_t(2));
 }
 
 void RowLowering::run() {
