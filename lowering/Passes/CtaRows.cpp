@@ -64,9 +64,8 @@ namespace {
 /// from global memory again.
 constexpr int64_t kMaxSharedBytes = 96 * 1024;
 
-/// The instance-level buffer (an alloc at the top of the instance, one
-/// copy per thread once the instance runs on a CTA) that `body` accesses,
-/// or null.
+/// A private buffer the instance `body` allocates at its top (one copy per
+/// thread once the instance runs on a CTA), or null.
 const Op *instanceBuffer(const Program &p, const Block &body) {
   for (const auto &op : body.ops) {
     if (op->opcode != Opcode::Alloc)

@@ -2,6 +2,9 @@
 
 #include "Physical/Coop.h"
 
+#include "Physical/Conflict.h"
+#include "Physical/Verifier.h"
+
 #include <algorithm>
 #include <set>
 
@@ -137,24 +140,18 @@ Footprint footprintOf(const Op &top) {
 
 const Op *intent::phys::firstUnorderedPhase(const Program &p,
                                             const Block &body) {
-  // The views the kernel writes: two of them never overlap (the aliasing
-  // contract); a written view and a mutable one only read may be one.
-  std::set<const Value *> writtenViews;
-  walk(*p.body, [&](const Op &o) {
-    if (o.opcode == Opcode::Store || o.opcode == Opcode::VectorStore ||
-        isAtomic(o.opcode))
-      writtenViews.insert(o.memory());
-  });
-  auto isView = [&](const Value *v) {
-    return v->isBlockArg() && v->owner == &p.body->block && v->type.isView();
+  // One memory, or two the aliasing contract lets be one (Conflict.h:
+  // two views the kernel writes never overlap; a written view and a
+  // mutable one only read may be the same).
+  const std::set<int> writtenRoots = writtenParams(p);
+  auto summary = [&](const Value *m) {
+    AccessSummary s;
+    summarizeMemory(p, m, s);
+    s.rootWritten = s.root >= 0 && writtenRoots.count(s.root);
+    return s;
   };
   auto mayShare = [&](const Value *a, const Value *b) {
-    if (a == b)
-      return true;
-    return isView(a) && isView(b) && !a->type.constElem &&
-           !b->type.constElem && a->type.elem == b->type.elem &&
-           a->type.rank == b->type.rank &&
-           !(writtenViews.count(a) && writtenViews.count(b));
+    return a == b || mayAlias(summary(a), summary(b));
   };
   std::vector<Touch> read, written;
   // Two accesses of the leader are one thread's, in program order.

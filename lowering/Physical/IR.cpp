@@ -447,6 +447,19 @@ int64_t intent::phys::workspaceBytes(const Program &p) {
   return end;
 }
 
+std::set<int> intent::phys::writtenParams(const Program &p) {
+  std::set<int> written;
+  walk(*p.body, [&](const Op &op) {
+    if (op.opcode != Opcode::Store && op.opcode != Opcode::VectorStore &&
+        !isAtomic(op.opcode))
+      return;
+    const Value *m = op.memory();
+    if (m->isBlockArg() && m->owner == &p.body->block)
+      written.insert(static_cast<int>(m->argNo));
+  });
+  return written;
+}
+
 bool intent::phys::workspaceKeptZero(const Program &p) {
   for (const Buffer &b : p.buffers)
     if (b.scope == BufferScope::InvocationWorkspace && b.keptZero)

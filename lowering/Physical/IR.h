@@ -28,6 +28,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -652,6 +653,11 @@ int64_t workspaceBytes(const Program &p);
 /// True when some workspace buffer must read as zero at the start of the
 /// launch (init value 0: the runtime's zero_workspace).
 bool workspaceZeroed(const Program &p);
+/// The view parameters (argument numbers) that some store, vector store or
+/// atomic of the program writes: two of them never overlap (the aliasing
+/// contract, Conflict.h's mayAlias).
+std::set<int> writtenParams(const Program &p);
+
 /// True when a workspace buffer is kept zero by the kernel itself
 /// (Buffer::keptZero): the launch asks for workspace_kept_zero instead.
 bool workspaceKeptZero(const Program &p);

@@ -60,8 +60,9 @@
 //                kept-zero workspace is zero-filled and touched only by
 //                atomics; cta-rows: `dist`
 //                only on reduce/argreduce/parallel fors directly in a segment
-//                of a cta program, no view both written and read by the
-//                instance, staged loads of row r of a staged parameter
+//                of a cta program, distributed for iterations that do not
+//                conflict, a CTA barrier between top-level ops that share
+//                memory with a write, staged loads of row r of a staged parameter
 //   [uniform]    barriers and shuffles are reached by every thread of their
 //                scope: no enclosing condition, loop condition or bound
 //                varies per thread (per warp for a warp barrier / shuffle)
@@ -102,6 +103,11 @@ void verifySharedBuffers(const Program &p, std::vector<std::string> &errors);
 /// and exposed for tests.
 std::vector<AccessSummary> summarizeSegment(const Program &p, const Op &seg,
                                             InstanceSpace &space);
+
+/// Fills the memory part of an access summary for `mem` (a view parameter
+/// or a buffer's alloc): root, name, element type, rank, const-ness, and
+/// the workspace buffer it is, which Conflict.h's mayAlias compares.
+void summarizeMemory(const Program &p, const Value *mem, AccessSummary &a);
 
 /// The accesses inside `loop` (a `for`) as conflict-analysis summaries,
 /// its iterations taken as the instances (coordinate 0 is its induction

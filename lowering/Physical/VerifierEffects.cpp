@@ -148,35 +148,14 @@ private:
       aff.setMember(out.args[1], dim);
   }
 
-  bool isParam(const Value *v) const {
-    return v->isBlockArg() && v->owner == &p.body->block;
-  }
-
   AccessSummary summarize(const Op &op) {
     AccessSummary a;
     const Value *mem = op.memory();
     a.write = op.opcode != Opcode::Load; // an atomic writes too
     a.atomic = isAtomic(op.opcode);
-    a.elem = mem->type.elem;
-    a.rank = mem->type.rank;
     a.loc = op.loc;
     a.kirOp = op.access.kirOp;
-    if (isParam(mem)) {
-      a.root = mem->argNo;
-      a.rootName = p.params[mem->argNo].name;
-      a.constView = mem->type.constElem;
-    } else {
-      a.rootName = "buffer%" + std::to_string(mem->id);
-      // A workspace is shared by the instances: compared like a view.
-      if (mem->def && mem->def->opcode == Opcode::Alloc) {
-        int64_t id = mem->def->intAttr("buffer", -1);
-        if (id >= 0 && id < static_cast<int64_t>(p.buffers.size()) &&
-            p.buffers[id].scope == BufferScope::InvocationWorkspace) {
-          a.buffer = static_cast<int>(id);
-          a.rootName = p.buffers[id].name;
-        }
-      }
-    }
+    summarizeMemory(p, mem, a);
     for (const Value *c : op.coords())
       a.coords.push_back(aff.of(c));
     return a;
@@ -315,6 +294,28 @@ std::vector<AccessSummary> intent::phys::summarizeSegment(const Program &p,
   return SegmentSummarizer(p, seg, space, uses).run();
 }
 
+void intent::phys::summarizeMemory(const Program &p, const Value *mem,
+                                   AccessSummary &a) {
+  a.elem = mem->type.elem;
+  a.rank = mem->type.rank;
+  if (mem->isBlockArg() && mem->owner == &p.body->block) {
+    a.root = mem->argNo;
+    a.rootName = p.params[mem->argNo].name;
+    a.constView = mem->type.constElem;
+    return;
+  }
+  a.rootName = "buffer%" + std::to_string(mem->id);
+  // A workspace is shared by the instances: compared like a view.
+  if (mem->def && mem->def->opcode == Opcode::Alloc) {
+    int64_t id = mem->def->intAttr("buffer", -1);
+    if (id >= 0 && id < static_cast<int64_t>(p.buffers.size()) &&
+        p.buffers[id].scope == BufferScope::InvocationWorkspace) {
+      a.buffer = static_cast<int>(id);
+      a.rootName = p.buffers[id].name;
+    }
+  }
+}
+
 std::vector<AccessSummary>
 intent::phys::summarizeIterations(const Program &p, const Op &loop,
                                   InstanceSpace &space) {
@@ -333,15 +334,7 @@ std::string intent::phys::iterationConflict(const Program &p,
       a.atomicUnit = 0;
   // Which views the kernel writes anywhere (the aliasing contract: two
   // written views never overlap).
-  std::set<int> written;
-  walk(*p.body, [&](const Op &op) {
-    if (op.opcode != Opcode::Store && !isAtomic(op.opcode) &&
-        op.opcode != Opcode::VectorStore)
-      return;
-    const Value *m = op.memory();
-    if (m->isBlockArg() && m->owner == &p.body->block)
-      written.insert(static_cast<int>(m->argNo));
-  });
+  const std::set<int> written = writtenParams(p);
   for (AccessSummary &a : acc)
     a.rootWritten = a.root >= 0 && written.count(a.root);
   return findCrossInstanceConflict(acc, space);
