@@ -41,6 +41,27 @@ namespace {
 constexpr int64_t kGridSlots = 1024;
 constexpr int64_t kGridMembersPerThread = 4;
 
+/// The inner `for` of a nest `for i { for j { ... } }` that came from one
+/// 2-D parallel_for (dimensions d and d + 1), when the inner bounds are
+/// defined before the nest and its iterations are independent for each i
+/// (the outer ones are: cta-rows checked them): the nest can be strided
+/// over the threads as one flat range. Null otherwise.
+const Op *collapsibleInner(const Program &p, const Op &f) {
+  // The body: constants (the inner bounds, e.g. its 0), the inner for, the
+  // yield.
+  const Block &body = f.region(0)->block;
+  if (body.ops.size() < 2 || body.ops.back()->opcode != Opcode::Yield)
+    return nullptr;
+  for (size_t k = 0; k + 2 < body.ops.size(); ++k)
+    if (body.ops[k]->opcode != Opcode::Constant)
+      return nullptr;
+  const Op &in = *body.ops[body.ops.size() - 2];
+  if (in.opcode != Opcode::For || in.origin.op != f.origin.op ||
+      in.origin.arg != f.origin.arg + 1)
+    return nullptr;
+  return iterationConflict(p, in).empty() ? &in : nullptr;
+}
+
 /// The explicit form of cta-rows (docs/passes.md §3) for a program without
 /// register rows: rewrites the segment region, planned by the annotations
 /// applyCtaRows made (`dist`, `staged`, the access sets), into the
@@ -80,7 +101,18 @@ public:
   RowLowering(Program &p, Op &segOp, int64_t stageLimit, std::string tag,
               bool grid = false)
       : p(p), seg(segOp), cb(p, "cta-rows", segOp.loc),
-        stageLimit(stageLimit), tag(std::move(tag)), grid(grid) {}
+        stageLimit(stageLimit), tag(std::move(tag)), grid(grid) {
+    for (const auto &op : segOp.regions[0]->block.ops)
+      if (op->opcode == Opcode::For && op->strAttr("dist") == "cta")
+        if (const Op *in = collapsibleInner(p, *op))
+          collapsible[op.get()] = in;
+  }
+
+  /// Grid form: the launch expression of the segment's program count,
+  /// min(max(ceil(W / (T * kGridMembersPerThread)), 1), kGridSlots), W the
+  /// largest trip count of the instance's distributed ops (a flat 2-D nest:
+  /// both dimensions'; kGridSlots when one is not known at launch).
+  unsigned gridPrograms();
 
   void run();
 
@@ -100,7 +132,7 @@ private:
   Value *ws = nullptr, *part = nullptr, *ctas = nullptr;
   unsigned gridBarriers = 0, gridReductions = 0, gridComponents = 1;
   /// Distributed 2-D nests strided as one flat range: outer -> inner for
-  /// (decided before the rewrite, on the whole program).
+  /// (decided at construction, on the whole program before the rewrite).
   std::map<const Op *, const Op *> collapsible;
   void planGrid(const Block &body);
   void finishGrid();
@@ -776,27 +808,6 @@ void RowLowering::lowerReduce(const Op &t) {
     map[t.result(c)] = result[c];
 }
 
-/// The inner `for` of a nest `for i { for j { ... } }` that came from one
-/// 2-D parallel_for (dimensions d and d + 1), when the inner bounds are
-/// defined before the nest and its iterations are independent for each i
-/// (the outer ones are: cta-rows checked them): the nest can be strided
-/// over the threads as one flat range. Null otherwise.
-const Op *collapsibleInner(const Program &p, const Op &f) {
-  // The body: constants (the inner bounds, e.g. its 0), the inner for, the
-  // yield.
-  const Block &body = f.region(0)->block;
-  if (body.ops.size() < 2 || body.ops.back()->opcode != Opcode::Yield)
-    return nullptr;
-  for (size_t k = 0; k + 2 < body.ops.size(); ++k)
-    if (body.ops[k]->opcode != Opcode::Constant)
-      return nullptr;
-  const Op &in = *body.ops[body.ops.size() - 2];
-  if (in.opcode != Opcode::For || in.origin.op != f.origin.op ||
-      in.origin.arg != f.origin.arg + 1)
-    return nullptr;
-  return iterationConflict(p, in).empty() ? &in : nullptr;
-}
-
 void RowLowering::lowerFor(const Op &f) {
   const Block &body = f.region(0)->block;
   // The loop stands for the parallel_for the `for` came from: its origin
@@ -860,10 +871,6 @@ void RowLowering::lowerFor(const Op &f) {
 void RowLowering::run() {
   Block &blk = seg.regions[0]->block;
   const std::vector<const Value *> rows = rowCoordinates(blk);
-  for (const auto &op : blk.ops)
-    if (op->opcode == Opcode::For && op->strAttr("dist") == "cta")
-      if (const Op *in = collapsibleInner(p, *op))
-        collapsible[op.get()] = in;
   // The old ops stay alive (their values mapped to the new ones) while the
   // new ones are built from them.
   Block old;
@@ -913,30 +920,34 @@ void RowLowering::run() {
   }
 }
 
-} // namespace
-
-namespace {
-
-/// The launch expression min(max(ceil(W / (T * kGridMembersPerThread)), 1),
-/// kGridSlots), W the largest trip count of the instance's distributed ops
-/// (kGridSlots when one is not known at launch).
-unsigned gridPrograms(Program &p, const Op &segOp) {
+unsigned RowLowering::gridPrograms() {
   using K = LaunchExpr::Kind;
   const unsigned cap = p.constExpr(kGridSlots);
+  // max(e - b, 0) of two launch-visible bounds.
+  auto trips = [&](const Value *b, const Value *e) -> std::optional<unsigned> {
+    std::optional<unsigned> lb = passes::launchExprOf(p, b);
+    std::optional<unsigned> ub = passes::launchExprOf(p, e);
+    if (!lb || !ub)
+      return std::nullopt;
+    return p.binaryExpr(K::Max, p.binaryExpr(K::Sub, *ub, *lb), p.constExpr(0));
+  };
   std::optional<unsigned> widest = p.constExpr(0);
-  for (const auto &op : segOp.regions[0]->block.ops) {
-    if (!op->attr("dist"))
+  for (const auto &op : seg.regions[0]->block.ops) {
+    if (!op->attr("dist") || !widest)
       continue;
     const bool loop = op->opcode == Opcode::For;
-    std::optional<unsigned> b =
-        passes::launchExprOf(p, loop ? op->operands[0] : memberBegin(*op));
-    std::optional<unsigned> e =
-        passes::launchExprOf(p, loop ? op->operands[1] : memberEnd(*op));
-    if (!b || !e || !widest) {
-      widest.reset();
-      continue;
+    std::optional<unsigned> n =
+        trips(loop ? op->operands[0] : memberBegin(*op),
+              loop ? op->operands[1] : memberEnd(*op));
+    auto nest = collapsible.find(op.get());
+    if (n && nest != collapsible.end()) {
+      std::optional<unsigned> inner =
+          trips(nest->second->operands[0], nest->second->operands[1]);
+      n = inner ? std::optional<unsigned>(p.binaryExpr(K::Mul, *n, *inner))
+                : std::nullopt;
     }
-    widest = p.binaryExpr(K::Max, *widest, p.binaryExpr(K::Sub, *e, *b));
+    widest = n ? std::optional<unsigned>(p.binaryExpr(K::Max, *widest, *n))
+               : std::nullopt;
   }
   if (!widest)
     return p.binaryExpr(K::Min, cap, cap);
@@ -973,8 +984,9 @@ std::string intent::passes::applyCtaRowsOps(Program &p) {
   // phase needs (kGridMembersPerThread per thread), at most kGridSlots and
   // the CTAs resident at once; one CTA when the phases are small.
   if (p.segments.size() == 1 && p.segments[0].ordered) {
-    resizeSegment(p, 0, gridPrograms(p, *segOps[0]));
-    RowLowering(p, *segOps[0], p.stageLimitBytes, "", /*grid=*/true).run();
+    RowLowering lower(p, *segOps[0], p.stageLimitBytes, "", /*grid=*/true);
+    resizeSegment(p, 0, lower.gridPrograms());
+    lower.run();
     p.stagedParams.clear();
     p.stageLimitBytes = 0;
     return "";
