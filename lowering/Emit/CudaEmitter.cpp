@@ -1191,7 +1191,7 @@ void ProgramEmitter::emitWrapper() {
   }
   if (p.regMaxK) {
     os << "  switch (__intent_rk) {\n";
-    for (int k = 4; k <= p.regMaxK; k *= 2)
+    for (int k = phys::rowRegChunk(p); k <= p.regMaxK; k *= 2)
       os << "  case " << k << ": intent::rt::launch<" << m << "_program<" << k
          << ", true>" << host << ">(__intent_info, __intent_config, "
          << "__intent_args, " << m << "_kernel<" << k << ", false>, " << m

@@ -8,16 +8,20 @@
 // the same pure function as phys::rowRegChoice) and launches that variant:
 //
 //   after the row coordinate r is decoded, every register view's row is
-//   loaded once: slot 4 v + q of thread t holds column k = (v T + t) 4 + q,
-//   for v < RK / 4 (128-bit load_vec per chunk when the row is contiguous
-//   and 16-byte aligned, scalar otherwise; columns >= n are not loaded);
+//   loaded once: slot C v + q of thread t holds column k = (v T + t) C + q,
+//   for v < RK / C, with the chunk C = phys::rowRegChunk (8 elements when
+//   every register view is 16-bit or narrower, else 4: a 128-bit load_vec
+//   per chunk when the row is contiguous and aligned, scalar otherwise;
+//   columns >= n are not loaded);
 //   reduce {dist = "cta"}: each thread folds its slots k < n (slot q of a
-//     chunk into accumulator q: four chains), folds the four, an ordered
+//     chunk into accumulator q: C chains), folds the C, an ordered
 //     xor butterfly over the warp, warp partials into one of two alternating
 //     shared buffers, one barrier, an ordered butterfly over the partials:
 //     every thread holds the same result, no broadcast round;
-//   for {dist = "cta"}: the same slots; a full chunk runs its 4 iterations
-//     and writes the row of a vectorizable store with one 128-bit store_vec.
+//   for {dist = "cta"}: the same slots; a full chunk runs its C iterations
+//     and writes the row of a vectorizable store with one store_vec; side
+//     loads at the column (gamma[c]) read through a pointer opaque per row
+//     (intent::rt::opaque), so they are not hoisted out of the program loop.
 //
 // `reg` loads read the register slot of their member instead of memory; an
 // op with `row_cache` (Passes/RowCache.cpp) also writes its value into that
@@ -40,6 +44,10 @@ const char *const kRt = "::intent::rt::";
 std::string str(int64_t v) { return std::to_string(v); }
 } // namespace
 
+std::string ProgramEmitter::regChunk() const {
+  return str(rowRegChunk(p));
+}
+
 void ProgramEmitter::emitRowRegFunctions() {
   if (!p.regMaxK)
     return;
@@ -51,7 +59,7 @@ void ProgramEmitter::emitRowRegFunctions() {
         "alone (phys::rowRegChoice).\n";
   os << "static INTENT_HD inline int " << m << "_row_k(const " << m
      << "_args &a) {\n  const int64_t n = " << n << ";\n";
-  for (int k = 4; k <= p.regMaxK; k *= 2)
+  for (int k = rowRegChunk(p); k <= p.regMaxK; k *= 2)
     os << "  if (n <= " << static_cast<int64_t>(k) * rowRegMaxThreads(k, p.regMaxK)
        << ") return " << k << ";\n";
   os << "  return 0;\n}\n\n";
@@ -68,7 +76,7 @@ std::string ProgramEmitter::rowRegBound() const {
   // small-row variants keep several CTAs per SM (more rows in flight).
   std::string t = "RK == 0 ? " + str(p.ctaThreads);
   std::string b = "RK == 0 ? " + str(1024 / p.ctaThreads);
-  for (int k = 4; k <= p.regMaxK; k *= 2) {
+  for (int k = rowRegChunk(p); k <= p.regMaxK; k *= 2) {
     int threads = rowRegMaxThreads(k, p.regMaxK);
     t += " : RK == " + str(k) + " ? " + str(threads);
     b += " : RK == " + str(k) + " ? " + str(1024 / threads);
@@ -79,8 +87,8 @@ std::string ProgramEmitter::rowRegBound() const {
 void ProgramEmitter::emitRowRegisters(const std::vector<const Value *> &rows) {
   const std::string n = name(p.param(p.regLengthParam)) + ".extent(" +
                         str(p.regLengthDim) + ")";
-  line("// rows in registers (cta-rows): slot 4 v + q of thread t holds "
-       "column (v T + t) 4 + q");
+  line("// rows in registers (cta-rows): slot C v + q of thread t holds "
+       "column (v T + t) C + q, C = " + regChunk());
   for (unsigned i : p.regParams) {
     const std::string t = scalarCxx(p.params[i].type.elem);
     const std::string v = name(p.param(i)), rr = "rr" + str(i);
@@ -106,42 +114,42 @@ void ProgramEmitter::emitRowRegisters(const std::vector<const Value *> &rows) {
         line("if (rn == RK * " + std::string(kRt) + "cta_size()) {");
         ++depth;
         line("#pragma unroll");
-        line("for (int rv = 0; rv < RK / 4; ++rv) {");
-        line("  const " + std::string(kRt) + "vec<" + t + ", 4> rx = " + kRt +
-             "load_vec<4>(" + src + " + (rv * " + kRt + "cta_size() + " + kRt +
-             "cta_thread()) * 4);");
+        line("for (int rv = 0; rv < RK / " + regChunk() + "; ++rv) {");
+        line("  const " + std::string(kRt) + "vec<" + t + ", " + regChunk() + "> rx = " + kRt +
+             "load_vec<" + regChunk() + ">(" + src + " + (rv * " + kRt + "cta_size() + " + kRt +
+             "cta_thread()) * " + regChunk() + ");");
         line("  #pragma unroll");
-        line("  for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rx[rq];");
+        line("  for (int rq = 0; rq < " + regChunk() + "; ++rq) " + rr + "[rv * " + regChunk() + " + rq] = rx[rq];");
         line("}");
         --depth;
         line("} else");
       }
       line("#pragma unroll");
-      line("for (int rv = 0; rv < RK / 4; ++rv) {");
+      line("for (int rv = 0; rv < RK / " + regChunk() + "; ++rv) {");
       ++depth;
       line("const int rb = (rv * " + std::string(kRt) + "cta_size() + " + kRt +
-           "cta_thread()) * 4;");
+           "cta_thread()) * " + regChunk() + ";");
       if (vec) {
-        line("if (rb + 4 <= rn) {");
-        line("  const " + std::string(kRt) + "vec<" + t + ", 4> rx = " + kRt +
-             "load_vec<4>(" + src + " + rb);");
+        line("if (rb + " + regChunk() + " <= rn) {");
+        line("  const " + std::string(kRt) + "vec<" + t + ", " + regChunk() + "> rx = " + kRt +
+             "load_vec<" + regChunk() + ">(" + src + " + rb);");
         line("  #pragma unroll");
-        line("  for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rx[rq];");
+        line("  for (int rq = 0; rq < " + regChunk() + "; ++rq) " + rr + "[rv * " + regChunk() + " + rq] = rx[rq];");
         line("} else {");
         line("  #pragma unroll");
-        line("  for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rb + rq < rn ? " +
+        line("  for (int rq = 0; rq < " + regChunk() + "; ++rq) " + rr + "[rv * " + regChunk() + " + rq] = rb + rq < rn ? " +
              src + "[rb + rq] : " + t + "{};");
         line("}");
       } else {
         line("#pragma unroll");
-        line("for (int rq = 0; rq < 4; ++rq) " + rr + "[rv * 4 + rq] = rb + rq < rn ? " +
+        line("for (int rq = 0; rq < " + regChunk() + "; ++rq) " + rr + "[rv * " + regChunk() + " + rq] = rb + rq < rn ? " +
              src + "[(rb + rq) * " + v + lastStride(p.params[i].type) + "] : " + t + "{};");
       }
       --depth;
       line("}");
     };
     line("if (" + v + lastStride(p.params[i].type) + " == 1 && " + kRt + "is_aligned(" + rp +
-         ", " + str(4 * elemBytes(p.params[i].type.elem)) + ")) {");
+         ", " + str(rowRegChunk(p) * elemBytes(p.params[i].type.elem)) + ")) {");
     ++depth;
     chunks(rp, true);
     --depth;
@@ -220,8 +228,11 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
   std::vector<std::string> lanes;
   for (unsigned c = 0; c < nc; ++c) {
     lanes.push_back("ru" + id + "_" + str(c));
-    line(emit::cxxType(types[c]) + " " + lanes[c] + "[4] = {" + identity[c] +
-         ", " + identity[c] + ", " + identity[c] + ", " + identity[c] + "};");
+    std::string init;
+    for (int j = 0; j < rowRegChunk(p); ++j)
+      init += (j ? ", " : "") + identity[c];
+    line(emit::cxxType(types[c]) + " " + lanes[c] + "[" + regChunk() +
+         "] = {" + init + "};");
   }
   const std::string end = name(memberEnd(t));
   const std::string rv = "rv" + id, rq = "rq" + id, k = "k" + id;
@@ -231,7 +242,7 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
   // One member: its value, combined into accumulator q.
   auto member = [&]() {
     const Block &vb = t.region(ValueRegion)->block;
-    overrideRegLoads(vb, rv + " * 4 + " + rq, true);
+    overrideRegLoads(vb, rv + " * " + regChunk() + " + " + rq, true);
     emitRegion(*t.region(ValueRegion), {k}, pid);
     overrideRegLoads(vb, "", false);
     target.clear();
@@ -242,7 +253,7 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
   };
   auto fourMembers = [&](bool guarded) {
     line("#pragma unroll");
-    open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+    open("for (int " + rq + " = 0; " + rq + " < " + regChunk() + "; ++" + rq + ") {");
     line("const int " + k + " = rb" + id + " + " + rq + ";");
     if (guarded)
       open("if (" + k + " < " + rn + ") {");
@@ -253,7 +264,7 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
   };
   emitChunkLoop(id, rn, [&]() { fourMembers(false); },
                 [&]() { fourMembers(true); });
-  for (int j = 0; j < 4; ++j) {
+  for (int j = 0; j < rowRegChunk(p); ++j) {
     std::vector<std::string> other;
     for (unsigned c = 0; c < nc; ++c)
       other.push_back(lanes[c] + "[" + str(j) + "]");
@@ -360,7 +371,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
     line(scalarCxx(m->type.elem) + " *const rw" + sid + " = " +
          rowStart(m, rows) + ";");
     line("const bool rs" + sid + " = " + v + lastStride(m->type) + " == 1 && " + kRt +
-         "is_aligned(rw" + sid + ", " + str(4 * elemBytes(m->type.elem)) +
+         "is_aligned(rw" + sid + ", " + str(rowRegChunk(p) * elemBytes(m->type.elem)) +
          ");");
   }
   // The side views' element 0 of the row (their other coordinates are
@@ -372,15 +383,17 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
     const std::string lid = str(l->id), v = name(m),
                       t = scalarCxx(m->type.elem);
     const std::string last = str(m->type.rank - 1);
-    std::string ptr = std::string(kRt) + "element_ptr(" + v;
+    // Opaque per row: the row-invariant loads stay in the row's loop (see
+    // intent::rt::opaque).
+    std::string ptr = std::string(kRt) + "opaque(" + kRt + "element_ptr(" + v;
     llvm::ArrayRef<Value *> c = l->coords();
     for (unsigned d = 0; d + 1 < c.size(); ++d)
       ptr += ", " + name(c[d]);
-    ptr += ", 0)";
+    ptr += ", 0))";
     line("const " + t + " *const rp" + lid + " = " + ptr + ";");
     line("const bool rgv" + lid + " = " + v + ".stride(" + last + ") == 1 && " +
          kRt + "is_aligned(rp" + lid + ", " +
-         str(4 * elemBytes(m->type.elem)) + ");");
+         str(rowRegChunk(p) * elemBytes(m->type.elem)) + ");");
   }
   // A full chunk: side loads and stores of 4 elements at once.
   auto fullChunk = [&]() {
@@ -389,10 +402,10 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
       const std::string lid = str(l->id), v = name(m),
                         t = scalarCxx(m->type.elem);
       const std::string last = str(m->type.rank - 1);
-      line(std::string(kRt) + "vec<" + t + ", 4> rg" + lid + ";");
-      line("if (rgv" + lid + ") rg" + lid + " = " + kRt + "load_vec<4>(rp" + lid +
+      line(std::string(kRt) + "vec<" + t + ", " + regChunk() + "> rg" + lid + ";");
+      line("if (rgv" + lid + ") rg" + lid + " = " + kRt + "load_vec<" + regChunk() + ">(rp" + lid +
            " + " + rb + ");");
-      line("else for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") rg" +
+      line("else for (int " + rq + " = 0; " + rq + " < " + regChunk() + "; ++" + rq + ") rg" +
            lid + "[" + rq + "] = rp" + lid + "[(" + rb + " + " + rq + ") * " + v +
            ".stride(" + last + ")];");
       loadOverride[l] = "rg" + lid + "[" + rq + "]";
@@ -400,11 +413,11 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
     for (const Op *s : vecStores) {
       const std::string sid = str(s->id);
       line(std::string(kRt) + "vec<" + scalarCxx(s->memory()->type.elem) +
-           ", 4> rc" + sid + ";");
+           ", " + regChunk() + "> rc" + sid + ";");
       storeOverride[s] = "rc" + sid + "[" + rq + "]";
     }
     line("#pragma unroll");
-    open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+    open("for (int " + rq + " = 0; " + rq + " < " + regChunk() + "; ++" + rq + ") {");
     line("const int64_t " + iv + " = " + rb + " + " + rq + ";");
     emitOps(body, pid);
     close();
@@ -413,23 +426,39 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
     for (const Op *s : vecStores) {
       const std::string sid = str(s->id), v = name(s->memory());
       storeOverride.erase(s);
-      line("if (rs" + sid + ") " + kRt + "store_vec<4>(rw" + sid + " + " + rb +
+      line("if (rs" + sid + ") " + kRt + "store_vec<" + regChunk() + ">(rw" + sid + " + " + rb +
            ", rc" + sid + ");");
-      line("else for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") rw" +
+      line("else for (int " + rq + " = 0; " + rq + " < " + regChunk() + "; ++" + rq + ") rw" +
            sid + "[(" + rb + " + " + rq + ") * " + v + lastStride(s->memory()->type) + "] = rc" + sid +
            "[" + rq + "];");
     }
   };
-  overrideRegLoads(body, rv + " * 4 + " + rq, true);
+  overrideRegLoads(body, rv + " * " + regChunk() + " + " + rq, true);
   emitChunkLoop(id, ub, fullChunk, [&]() {
-    // The chunk holding n: member by member.
+    // The chunk holding n: member by member, the side loads and row stores
+    // through the same row pointers as a full chunk (the generic addresses
+    // kept every view's data and strides live across the unrolled chunks:
+    // rmsnorm's K = 16 variant spilled 148 bytes at 64 registers).
+    for (const Op *l : sideLoads) {
+      const Value *m = l->memory();
+      loadOverride[l] = "rp" + str(l->id) + "[(" + rb + " + " + rq + ") * " +
+                        name(m) + ".stride(" + str(m->type.rank - 1) + ")]";
+    }
+    for (const Op *s : vecStores)
+      storeOverride[s] = "rw" + str(s->id) + "[(" + rb + " + " + rq + ") * " +
+                         name(s->memory()) + lastStride(s->memory()->type) +
+                         "]";
     line("#pragma unroll");
-    open("for (int " + rq + " = 0; " + rq + " < 4; ++" + rq + ") {");
+    open("for (int " + rq + " = 0; " + rq + " < " + regChunk() + "; ++" + rq + ") {");
     line("const int64_t " + iv + " = " + rb + " + " + rq + ";");
     open("if (" + rb + " + " + rq + " < " + ub + ") {");
     emitOps(body, pid);
     close();
     close();
+    for (const Op *l : sideLoads)
+      loadOverride.erase(l);
+    for (const Op *s : vecStores)
+      storeOverride.erase(s);
   });
   overrideRegLoads(body, "", false);
 }
@@ -440,13 +469,13 @@ void ProgramEmitter::emitChunkLoop(const std::string &id, const std::string &n,
   const std::string rv = "rv" + id, rb = "rb" + id;
   auto chunks = [&](bool allFull) {
     line("#pragma unroll");
-    open("for (int " + rv + " = 0; " + rv + " < RK / 4; ++" + rv + ") {");
+    open("for (int " + rv + " = 0; " + rv + " < RK / " + regChunk() + "; ++" + rv + ") {");
     line("const int " + rb + " = (" + rv + " * " + kRt + "cta_size() + " +
-         kRt + "cta_thread()) * 4;");
+         kRt + "cta_thread()) * " + regChunk() + ";");
     if (allFull) {
       full();
     } else {
-      open("if (" + rb + " + 4 <= " + n + ") {");
+      open("if (" + rb + " + " + regChunk() + " <= " + n + ") {");
       full();
       close();
       open("else {");

@@ -209,6 +209,8 @@ private:
                        const std::vector<const phys::Value *> &rows);
   /// `.stride(d)` / `.extent(d)` of a view's last dimension (the row).
   static std::string lastStride(const phys::Type &t);
+  /// phys::rowRegChunk(p) as a literal: the register rows' chunk width.
+  std::string regChunk() const;
   static std::string lastExtent(const phys::Type &t);
   /// reduce / argreduce {dist = "cta"}: spread over the CTA's threads.
   void emitCtaReduce(const phys::Op &op, const std::string &pid);

@@ -219,9 +219,17 @@ int intent::phys::rowRegMaxThreads(int k, int maxK) {
   return 2 * k >= maxK ? 64 : 32;
 }
 
-intent::phys::RowRegChoice intent::phys::rowRegChoice(int64_t n, int maxK) {
+int intent::phys::rowRegChunk(const Program &p) {
+  for (unsigned i : p.regParams)
+    if (elemBytes(p.params[i].type.elem) > 2)
+      return 4;
+  return p.regParams.empty() || p.regMaxK < 8 ? 4 : 8;
+}
+
+intent::phys::RowRegChoice intent::phys::rowRegChoice(int64_t n, int maxK,
+                                                      int chunk) {
   RowRegChoice c;
-  for (int k = 4; k <= maxK; k *= 2)
+  for (int k = chunk; k <= maxK; k *= 2)
     if (n <= static_cast<int64_t>(k) * rowRegMaxThreads(k, maxK)) {
       c.k = k;
       c.threads = 32;

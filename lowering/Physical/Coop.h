@@ -82,7 +82,7 @@ constexpr int64_t kRowRegWords = 32;
 int rowRegMaxK(int64_t bytesPerMember, unsigned views = 1);
 /// The launch's choice for row length n: K (0: rows not in registers) and
 /// the CTA size T (a power of two in [32, 1024], T * K >= n). K is the
-/// smallest of 4, 8, 16, 32 (<= maxK) with n <= K * rowRegMaxThreads(K):
+/// smallest of chunk, 2 chunk, ..., 32 (<= maxK) with n <= K * rowRegMaxThreads(K):
 /// rows of up to 16 * maxK members take one warp, up to 32 * maxK two
 /// warps of maxK / 2 elements, longer ones maxK elements per thread and T =
 /// the power of two >= n / maxK, so every thread holds as much of the row
@@ -92,7 +92,12 @@ struct RowRegChoice {
   int k = 0;
   int threads = 0;
 };
-RowRegChoice rowRegChoice(int64_t n, int maxK);
+RowRegChoice rowRegChoice(int64_t n, int maxK, int chunk = 4);
+/// The chunk width C of a register-row program: the elements of a row one
+/// thread loads at once (slot C v + q of thread t holds column (v T + t) C +
+/// q). 8 when every register view's elements are 16-bit or narrower (one
+/// 128-bit load of bf16 / half), else 4. K runs over C, 2C, ... <= regMaxK.
+int rowRegChunk(const Program &p);
 /// Threads a variant of K elements per thread runs with at most: 32 (one
 /// warp) below maxK / 2, 64 for maxK / 2, 1024 for K = maxK.
 int rowRegMaxThreads(int k, int maxK);

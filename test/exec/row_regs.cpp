@@ -34,7 +34,65 @@ namespace ops = intent::ops;
   });
 }
 
+[[intent::kernel]] void rms_bf16(view<intent::bfloat16, 2> y, view<float, 2> z,
+                                 view<const intent::bfloat16, 2> x,
+                                 view<const intent::bfloat16, 1> w) {
+  parallel_for(x.extent(0), [&](index r) {
+    float ss = reduce(x.extent(1), 0.0f, ops::plus{}, [&](index c) {
+      float v = float(x(r, c));
+      return v * v;
+    });
+    float inv = 1.0f / sqrtf(ss / float(x.extent(1)) + 1e-6f);
+    parallel_for(x.extent(1), [&](index c) {
+      float v = float(x(r, c)) * inv;
+      y(r, c) = intent::bfloat16(v * float(w[c]));
+      z(r, c) = v;
+    });
+  });
+}
+
 } // namespace kernels
+
+static bool runBf16(support::shape S, std::mt19937 &Rng) {
+  using intent::bfloat16;
+  const intent::index Rows = S.n0, Cols = S.n1;
+  std::vector<float> FX = support::randomFloats(Rows * Cols, Rng, -2.0f, 2.0f);
+  std::vector<float> FW = support::randomFloats(Cols, Rng, -1.0f, 1.0f);
+  std::vector<bfloat16> HX(FX.begin(), FX.end()), HW(FW.begin(), FW.end());
+  std::vector<float> WantY(FX.size()), WantZ(FX.size());
+  for (intent::index R = 0; R < Rows; ++R) {
+    double SS = 0;
+    for (intent::index C = 0; C < Cols; ++C) {
+      double V = float(HX[R * Cols + C]);
+      SS += V * V;
+    }
+    double Inv = 1.0 / std::sqrt(SS / static_cast<double>(Cols) + 1e-6);
+    for (intent::index C = 0; C < Cols; ++C) {
+      double V = float(HX[R * Cols + C]) * Inv;
+      WantZ[R * Cols + C] = static_cast<float>(V);
+      WantY[R * Cols + C] = static_cast<float>(V * float(HW[C]));
+    }
+  }
+  mem::array<bfloat16> X(HX), W(HW), Y(Rows * Cols);
+  mem::array<float> Z(Rows * Cols);
+  unsigned long long Before = support::launches();
+  kernels::rms_bf16(Y.view(Rows, Cols), Z.view(Rows, Cols), X.view(Rows, Cols),
+                    W.view());
+  unsigned long long Calls = support::launches() - Before;
+  std::vector<bfloat16> GotY = Y.to_vector();
+  std::vector<float> GotYF(GotY.begin(), GotY.end());
+  // The serial float sum of 32767 squares is off the double one by up to
+  // ~1e-4 relative (the scale of every z); y is further rounded to bf16 (8
+  // bits): 2^-7 covers both. A wrong element is off by far more.
+  long Bad = support::closeMismatches(GotYF, WantY, 1.0 / 128, 1e-6) +
+             support::closeMismatches(Z.to_vector(), WantZ, 1e-3, 1e-6);
+  bool Ok = support::oneLaunch(Calls) && Bad == 0;
+  std::printf("rms_bf16 rows=%lld cols=%lld: %s (launches %llu, mismatches "
+              "%ld)\n",
+              static_cast<long long>(Rows), static_cast<long long>(Cols),
+              Ok ? "ok" : "FAIL", Calls, Bad);
+  return Ok;
+}
 
 static bool runSize(support::shape S, std::mt19937 &Rng) {
   const intent::index Rows = S.n0, Cols = S.n1;
@@ -71,7 +129,7 @@ static bool runSize(support::shape S, std::mt19937 &Rng) {
               "%ld)\n",
               static_cast<long long>(Rows), static_cast<long long>(Cols),
               Ok ? "ok" : "FAIL", Calls, Bad);
-  return Ok;
+  return Ok && runBf16(S, Rng);
 }
 
 int main(int argc, char **argv) {
@@ -81,6 +139,10 @@ int main(int argc, char **argv) {
                              {3, 8192}, {3, 16384}, {2, 16385}, {2, 20001},
                              // CTAs with several rows, also of 1024
                              // threads (n > 16384)
-                             {30, 1024}, {14, 2048}, {14, 16400}},
+                             {30, 1024}, {14, 2048}, {14, 16400},
+                             // 16-bit chunks: n % 8 != 0, one chunk, the
+                             // K = 8 / 16 / 32 bounds, a long odd row
+                             {9, 7}, {9, 8}, {9, 9}, {20, 257}, {6, 1000},
+                             {6, 3000}, {3, 32767}, {2, 32769}},
                             runSize);
 }

@@ -218,6 +218,11 @@ TEST(CtaRows, RegisterRows) {
   EXPECT_EQ(phys::rowRegChoice(32769, 32).k, 0);
   EXPECT_EQ(phys::rowRegChoice(16384, 16).k, 16);
   EXPECT_EQ(phys::rowRegChoice(1, 32).threads, 32);
+  // 16-bit views: chunks of 8, K from 8 up.
+  EXPECT_EQ(phys::rowRegChoice(100, 32, 8).k, 8);
+  EXPECT_EQ(phys::rowRegChoice(257, 32, 8).k, 16);
+  EXPECT_EQ(phys::rowRegChoice(3000, 32, 8).k, 32);
+  EXPECT_EQ(phys::rowRegChoice(3000, 32, 8).threads, 128);
   EXPECT_EQ(phys::rowRegMaxK(4), 32);
   EXPECT_EQ(phys::rowRegMaxK(8), 16);
   EXPECT_EQ(phys::rowRegMaxK(8, 2), 8);
