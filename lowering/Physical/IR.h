@@ -579,10 +579,11 @@ public:
   int64_t stageLimitBytes = 0;
   /// Register rows (docs/passes.md §3, cta-rows). When regMaxK > 0, every
   /// distributed op ranges over [0, n) with n = extent(regLengthParam,
-  /// regLengthDim); a launch picks K (elements per thread, 4..regMaxK, a
+  /// regLengthDim); a launch picks K (elements per thread, C..regMaxK, a
   /// power of two) and the CTA size T from n alone (rowRegChoice, Coop.h),
   /// keeps row r of every `regParams` view in a K-element register array
-  /// per thread (element k = (v T + t) 4 + q in slot 4 v + q of thread t)
+  /// per thread (element k = (v T + t) C + q in slot C v + q of thread t,
+  /// the chunk C = rowRegChunk: 8 for 16-bit views, else 4)
   /// and `reg` loads read that array; rows longer than regMaxK * 1024 take
   /// the staged / global form above.
   std::vector<unsigned> regParams;
