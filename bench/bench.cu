@@ -74,6 +74,8 @@ __attribute__((weak)) void colsum(float *, const float *, long long, long long);
 __attribute__((weak)) void rmsnorm_bf16(unsigned short *, const unsigned short *,
                                         const unsigned short *, long long,
                                         long long, float);
+__attribute__((weak)) void softmax_bf16(unsigned short *, const unsigned short *,
+                                        long long, long long);
 __attribute__((weak)) void phases_one(float *, const float *, long long);
 __attribute__((weak)) void phases_two(float *, float *, const float *,
                                       long long);
@@ -834,6 +836,54 @@ void benchRmsnorm(Ctx &C, long long Rows, long long Cols) {
   measure(C, "rmsnorm", Shape, (2.0 * N + Cols) * 2, Ours);
 }
 
+/// Row softmax in bf16 (f32 math): checked against a double host softmax of
+/// the bf16 inputs within 2^-7 relative (bf16 rounding) plus 1e-7.
+void benchSoftmaxBf16(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  std::vector<unsigned short> HX(N);
+  {
+    dbuf<float> F(N);
+    bench::fillUniform(F.get(), N, C.nextSeed(), -4.0f, 4.0f, C.S);
+    BENCH_CK(cudaStreamSynchronize(C.S));
+    std::vector<float> HF = F.download();
+    for (long long I = 0; I < N; ++I)
+      HX[I] = toBf16(HF[I]);
+  }
+  std::vector<float> Want(N);
+  bench::hostParallel(Rows, [&](long long Lo, long long Hi) {
+    for (long long R = Lo; R < Hi; ++R) {
+      double M = -INFINITY, S = 0;
+      for (long long K = 0; K < Cols; ++K)
+        M = std::max(M, double(fromBf16(HX[R * Cols + K])));
+      for (long long K = 0; K < Cols; ++K)
+        S += std::exp(fromBf16(HX[R * Cols + K]) - M);
+      for (long long K = 0; K < Cols; ++K)
+        Want[R * Cols + K] =
+            static_cast<float>(std::exp(fromBf16(HX[R * Cols + K]) - M) / S);
+    }
+  });
+  dbuf<unsigned short> X(N), Y(N);
+  X.upload(HX);
+  auto Verify = [&]() -> std::string {
+    std::vector<unsigned short> Got = Y.download();
+    for (long long I = 0; I < N; ++I) {
+      float G = fromBf16(Got[I]), E = Want[I];
+      if (!(std::fabs(G - E) <= std::fabs(E) / 128 + 1e-7f))
+        return "element " + std::to_string(I) + ": got " + fmt(G, 6) +
+               ", want " + fmt(E, 6);
+    }
+    return "";
+  };
+  std::string Shape = std::to_string(Rows) + "x" + std::to_string(Cols);
+  Variant Ours{"intent", "ours", [&] { poison(C, Y); },
+               [&] { bench_entry::softmax_bf16(Y.get(), X.get(), Rows, Cols); },
+               Verify,
+               bench_entry::softmax_bf16 ? "" : missingReason(C, "softmax_bf16")};
+  measure(C, "softmax_bf16", Shape, 2.0 * N * 2, Ours);
+}
+
 /// y = exp(x - 1) / sum(exp(x - 1)): one kernel with dependent phases
 /// against the same work as two kernels of ours; checked against a double
 /// host computation within 1e-4 relative.
@@ -898,6 +948,10 @@ const std::vector<Benchmark> &benchmarks() {
       {"colsum-65536x1000", [](Ctx &C) { benchColsum(C, 65536, 1000); }},
       {"rmsnorm-32768x1024", [](Ctx &C) { benchRmsnorm(C, 32768, 1024); }},
       {"rmsnorm-6000x3000", [](Ctx &C) { benchRmsnorm(C, 6000, 3000); }},
+      {"softmax_bf16-32768x1024",
+       [](Ctx &C) { benchSoftmaxBf16(C, 32768, 1024); }},
+      {"softmax_bf16-6000x3000",
+       [](Ctx &C) { benchSoftmaxBf16(C, 6000, 3000); }},
       {"phases-2^20", [](Ctx &C) { benchPhases(C, 1LL << 20); }},
       {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
   };

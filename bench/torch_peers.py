@@ -14,7 +14,9 @@ Times, with the method of the CUDA driver (bench/bench.cu):
   mv2      8192x8192, 3000x20000: torch.mv twice (the target);
   colsum   8192x8192, 65536x1000: torch.sum(dim=0) (the target);
   rmsnorm  32768x1024, 6000x3000 bf16: torch.nn.functional.rms_norm (the
-           target; bf16 in and out, weight bf16).
+           target; bf16 in and out, weight bf16);
+  softmax_bf16 32768x1024, 6000x3000 bf16: torch.softmax(dim=-1) (the
+           target; bf16 in and out).
 Inputs are drawn fresh on the GPU from the seed, far larger than the L2.
 Before every run (untimed) 256 MiB are written to evict the L2; CUDA events
 bracket the one call; warm-up runs first (Triton is compiled before, on one
@@ -370,6 +372,25 @@ def bench_rmsnorm(ctx, rows, cols):
     ctx.measure("rmsnorm", shape, impl, "target", nbytes, lambda: None, fn, verify)
 
 
+def bench_softmax_bf16(ctx, rows, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    x = ctx.uniform((rows, cols), -4.0, 4.0).to(torch.bfloat16)
+    ref = torch.softmax(x.double(), dim=-1)
+    nbytes = 2.0 * rows * cols * 2
+
+    def verify(out):
+        bad = ~((out.double() - ref).abs() <= ref.abs() / 128 + 1e-7)
+        msg = describe_bad(torch, bad, out, ref)
+        out.fill_(math.nan)
+        return msg
+
+    ctx.measure("softmax_bf16", shape, "torch.softmax(dim=-1)", "target", nbytes,
+                lambda: None, lambda: torch.softmax(x, dim=-1), verify)
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--csv", required=True)
@@ -410,6 +431,9 @@ def main(argv):
     for rows, cols in [(32768, 1024), (6000, 3000)]:
         names.append((f"rmsnorm-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_rmsnorm(ctx, r, c)))
+    for rows, cols in [(32768, 1024), (6000, 3000)]:
+        names.append((f"softmax_bf16-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_softmax_bf16(ctx, r, c)))
     only = [n for n in args.only.split(",") if n]
     for name, fn in names:
         if only and name not in only:

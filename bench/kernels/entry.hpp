@@ -49,6 +49,9 @@ void colsum(float *out, const float *a, long long rows, long long cols);
 void rmsnorm_bf16(unsigned short *y, const unsigned short *x,
                   const unsigned short *w, long long rows, long long cols,
                   float eps);
+/// Row softmax of x (bfloat16 bits), f32 math, written back as bfloat16.
+void softmax_bf16(unsigned short *y, const unsigned short *x, long long rows,
+                  long long cols);
 /// y = exp(x - 1) / sum(exp(x - 1)): one kernel (dependent phases).
 void phases_one(float *y, const float *x, long long n);
 /// The same as two kernels (s[0] = the sum, then y); s is one float.

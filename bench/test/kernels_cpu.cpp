@@ -43,6 +43,8 @@ __attribute__((weak)) void colsum(float *, const float *, long long, long long);
 __attribute__((weak)) void rmsnorm_bf16(unsigned short *, const unsigned short *,
                                         const unsigned short *, long long,
                                         long long, float);
+__attribute__((weak)) void softmax_bf16(unsigned short *, const unsigned short *,
+                                        long long, long long);
 __attribute__((weak)) void phases_one(float *, const float *, long long);
 __attribute__((weak)) void phases_two(float *, float *, const float *,
                                       long long);
@@ -305,6 +307,43 @@ void testColsum() {
   }
 }
 
+void testSoftmaxBf16() {
+  if (!bench_entry::softmax_bf16)
+    return missing("softmax_bf16");
+  auto toBf16 = [](float F) {
+    std::uint32_t U;
+    std::memcpy(&U, &F, 4);
+    U += 0x7fffu + ((U >> 16) & 1u);
+    return static_cast<unsigned short>(U >> 16);
+  };
+  auto fromBf16 = [](unsigned short B) {
+    std::uint32_t U = static_cast<std::uint32_t>(B) << 16;
+    float F;
+    std::memcpy(&F, &U, 4);
+    return F;
+  };
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {3, 3000}}) {
+    std::vector<float> F = uniform(R * C, -4.0f, 4.0f);
+    std::vector<unsigned short> X(R * C), Y(R * C, 0xffff);
+    for (long long I = 0; I < R * C; ++I)
+      X[I] = toBf16(F[I]);
+    bool Ok = oneLaunch([&] { bench_entry::softmax_bf16(Y.data(), X.data(), R, C); });
+    for (long long I = 0; I < R; ++I) {
+      double M = -INFINITY, S = 0;
+      for (long long J = 0; J < C; ++J)
+        M = std::max(M, double(fromBf16(X[I * C + J])));
+      for (long long J = 0; J < C; ++J)
+        S += std::exp(fromBf16(X[I * C + J]) - M);
+      for (long long J = 0; J < C; ++J) {
+        double W0 = std::exp(fromBf16(X[I * C + J]) - M) / S;
+        Ok = Ok && std::fabs(fromBf16(Y[I * C + J]) - W0) <= W0 / 128 + 1e-7;
+      }
+    }
+    report("softmax_bf16", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
 void testRmsnorm() {
   if (!bench_entry::rmsnorm_bf16)
     return missing("rmsnorm");
@@ -372,6 +411,7 @@ int main() {
   testSaxpy();
   testPhases();
   testRmsnorm();
+  testSoftmaxBf16();
   testSoftmax();
   testLayernorm();
   testSum();
