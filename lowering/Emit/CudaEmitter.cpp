@@ -369,13 +369,14 @@ void ProgramEmitter::emitOps(const Block &b, const std::string &pid) {
     // Register rows (EmitRowRegs.cpp): a value kept in the row slot.
     if (!regSlot.empty() && op->attr("row_cached")) {
       lineDirective(op->loc);
-      declare(op->result(), "rr" + std::to_string(op->intAttr("row_cached")) +
-                                "[" + regSlot + "]");
+      declare(op->result(),
+              rowCacheArray(*op, op->intAttr("row_cached")) + "[" + regSlot +
+                  "]");
       continue;
     }
     emitOp(*op, pid);
     if (!regSlot.empty() && op->attr("row_cache"))
-      line("rr" + std::to_string(op->intAttr("row_cache")) + "[" + regSlot +
+      line(rowCacheArray(*op, op->intAttr("row_cache")) + "[" + regSlot +
            "] = " + name(op->result()) + ";  // row-cache");
   }
 }

@@ -84,6 +84,12 @@ std::string ProgramEmitter::rowRegBound() const {
   return "(" + t + " : 1024), (" + b + " : 1)";
 }
 
+std::string ProgramEmitter::rowCacheArray(const Op &op, int64_t param) const {
+  const bool own =
+      op.result()->type.elem == p.params[static_cast<size_t>(param)].type.elem;
+  return (own ? "rr" : "rkc") + str(param);
+}
+
 void ProgramEmitter::emitRowRegisters(const std::vector<const Value *> &rows) {
   const std::string n = name(p.param(p.regLengthParam)) + ".extent(" +
                         str(p.regLengthDim) + ")";
@@ -95,6 +101,15 @@ void ProgramEmitter::emitRowRegisters(const std::vector<const Value *> &rows) {
     line(t + " " + rr + "[RK > 0 ? RK : 1];");
     line("(void)" + rr + ";");
   }
+  // Row-cached values of another type than their view's elements.
+  walk(*p.body, [&](const Op &o) {
+    if (!o.attr("row_cache") ||
+        rowCacheArray(o, o.intAttr("row_cache")).rfind("rkc", 0) != 0)
+      return;
+    const std::string rk = rowCacheArray(o, o.intAttr("row_cache"));
+    line(scalarCxx(o.result()->type.elem) + " " + rk + "[RK > 0 ? RK : 1];");
+    line("(void)" + rk + ";");
+  });
   line("if constexpr (RK > 0) {");
   ++depth;
   // (A 64-bit n here measured 62 registers for softmax at RK = 32 against

@@ -211,6 +211,10 @@ private:
   static std::string lastStride(const phys::Type &t);
   /// phys::rowRegChunk(p) as a literal: the register rows' chunk width.
   std::string regChunk() const;
+  /// The register array a row-cache op (or a copy's root) of view `param`
+  /// keeps its value in: the row's own slots `rr<param>` when the value has
+  /// the view's element type, else `rkc<param>` of the value's type.
+  std::string rowCacheArray(const phys::Op &op, int64_t param) const;
   static std::string lastExtent(const phys::Type &t);
   /// reduce / argreduce {dist = "cta"}: spread over the CTA's threads.
   void emitCtaReduce(const phys::Op &op, const std::string &pid);

@@ -21,7 +21,10 @@
 
 #include "Passes/Passes.h"
 
+#include "Physical/Coop.h"
 #include "Physical/RowCache.h"
+
+#include <algorithm>
 
 using namespace intent;
 using namespace intent::phys;
@@ -50,9 +53,16 @@ std::string intent::passes::applyRowCache(Program &p, std::string &what) {
       // the larger expressions first.
       for (auto it = b.ops.rbegin(); it != b.ops.rend() && !done; ++it) {
         Op &cand = **it;
+        // A conversion of the element alone is cheaper to redo than the
+        // registers of a copy (bf16 softmax: float(x) in the max would
+        // have taken the cache from exp(float(x) - m)).
+        if (cand.opcode == Opcode::Cast && cand.operands[0]->def &&
+            cand.operands[0]->def->opcode == Opcode::Load)
+          continue;
         if (!rowCacheSite(p, cand, param))
           continue;
         std::vector<std::vector<const Op *>> roots;
+        std::string narrowed;
         bool covered = true, used = false;
         for (size_t j = i + 1; j < dist.size() && covered; ++j) {
           roots.emplace_back();
@@ -62,6 +72,26 @@ std::string intent::passes::applyRowCache(Program &p, std::string &what) {
         }
         if (!covered || !used)
           continue;
+        // A value of another type than the element takes registers of its
+        // own next to the row: the register budget (rowRegMaxK) then counts
+        // its bytes too, so long rows take fewer elements per thread or the
+        // memory form instead of spilling (bf16 softmax at K = 32 spilled
+        // 252 bytes at 64 registers with an f32 cache).
+        if (cand.result()->type.elem != p.params[param].type.elem) {
+          int64_t bytes = elemBytes(cand.result()->type.elem);
+          for (unsigned v : p.regParams)
+            bytes += elemBytes(p.params[v].type.elem);
+          int maxK = std::min(p.regMaxK,
+                              rowRegMaxK(bytes, p.regParams.size()));
+          if (maxK < rowRegChunk(p))
+            continue;
+          if (maxK < p.regMaxK)
+            narrowed = " (in registers of their own, " +
+                       kir::scalarKindName(cand.result()->type.elem).str() +
+                       ": rows in registers up to n = " +
+                       std::to_string(static_cast<int64_t>(maxK) * 1024) + ")";
+          p.regMaxK = maxK;
+        }
         cand.setAttr("row_cache", static_cast<int64_t>(param));
         unsigned n = 0;
         for (auto &rs : roots)
@@ -77,7 +107,7 @@ std::string intent::passes::applyRowCache(Program &p, std::string &what) {
                 opcodeName(cand.opcode).str() + ") of " + p.params[param].name +
                 "'s element in its register slot; " + std::to_string(n) +
                 " later cop" + (n == 1 ? "y reads" : "ies read") +
-                " it instead of recomputing";
+                " it instead of recomputing" + narrowed;
         done = true;
       }
     }

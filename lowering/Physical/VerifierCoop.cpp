@@ -156,7 +156,7 @@ private:
     return all;
   }
 
-  /// row_cache (Physical/RowCache.h): a row expression of the slot's type
+  /// row_cache (Physical/RowCache.h): a row expression (of any scalar type)
   /// with no register read of the view after it in its block; every later
   /// distributed op reads the view only through equal expressions, and
   /// exactly their roots are `row_cached`; one per view and instance.

@@ -51,7 +51,51 @@ namespace ops = intent::ops;
   });
 }
 
+[[intent::kernel]] void softmax_bf16(view<intent::bfloat16, 2> y,
+                                     view<const intent::bfloat16, 2> x) {
+  parallel_for(x.extent(0), [&](index r) {
+    float m = reduce(x.extent(1), -INFINITY, ops::max{},
+                     [&](index c) { return float(x(r, c)); });
+    float s = reduce(x.extent(1), 0.0f, ops::plus{},
+                     [&](index c) { return expf(float(x(r, c)) - m); });
+    parallel_for(x.extent(1), [&](index c) {
+      y(r, c) = intent::bfloat16(expf(float(x(r, c)) - m) / s);
+    });
+  });
+}
+
 } // namespace kernels
+
+static bool runSoftmaxBf16(support::shape S, std::mt19937 &Rng) {
+  using intent::bfloat16;
+  const intent::index Rows = S.n0, Cols = S.n1;
+  std::vector<float> FX = support::randomFloats(Rows * Cols, Rng, -4.0f, 4.0f);
+  std::vector<bfloat16> HX(FX.begin(), FX.end());
+  std::vector<float> Want(FX.size());
+  for (intent::index R = 0; R < Rows; ++R) {
+    double M = -INFINITY, Sum = 0;
+    for (intent::index C = 0; C < Cols; ++C)
+      M = std::fmax(M, float(HX[R * Cols + C]));
+    for (intent::index C = 0; C < Cols; ++C)
+      Sum += std::exp(float(HX[R * Cols + C]) - M);
+    for (intent::index C = 0; C < Cols; ++C)
+      Want[R * Cols + C] =
+          static_cast<float>(std::exp(float(HX[R * Cols + C]) - M) / Sum);
+  }
+  mem::array<bfloat16> X(HX), Y(Rows * Cols);
+  unsigned long long Before = support::launches();
+  kernels::softmax_bf16(Y.view(Rows, Cols), X.view(Rows, Cols));
+  unsigned long long Calls = support::launches() - Before;
+  std::vector<bfloat16> Got = Y.to_vector();
+  std::vector<float> GotF(Got.begin(), Got.end());
+  long Bad = support::closeMismatches(GotF, Want, 1.0 / 128, 1e-9);
+  bool Ok = support::oneLaunch(Calls) && Bad == 0;
+  std::printf("softmax_bf16 rows=%lld cols=%lld: %s (launches %llu, "
+              "mismatches %ld)\n",
+              static_cast<long long>(Rows), static_cast<long long>(Cols),
+              Ok ? "ok" : "FAIL", Calls, Bad);
+  return Ok;
+}
 
 static bool runBf16(support::shape S, std::mt19937 &Rng) {
   using intent::bfloat16;
@@ -129,7 +173,7 @@ static bool runSize(support::shape S, std::mt19937 &Rng) {
               "%ld)\n",
               static_cast<long long>(Rows), static_cast<long long>(Cols),
               Ok ? "ok" : "FAIL", Calls, Bad);
-  return Ok && runBf16(S, Rng);
+  return Ok && runBf16(S, Rng) && runSoftmaxBf16(S, Rng);
 }
 
 int main(int argc, char **argv) {
