@@ -307,21 +307,25 @@ void testColsum() {
   }
 }
 
+/// bfloat16 bits of F, round to nearest even (finite F).
+unsigned short toBf16(float F) {
+  std::uint32_t U;
+  std::memcpy(&U, &F, 4);
+  U += 0x7fffu + ((U >> 16) & 1u);
+  return static_cast<unsigned short>(U >> 16);
+}
+
+/// The float of bfloat16 bits B.
+float fromBf16(unsigned short B) {
+  std::uint32_t U = static_cast<std::uint32_t>(B) << 16;
+  float F;
+  std::memcpy(&F, &U, 4);
+  return F;
+}
+
 void testSoftmaxBf16() {
   if (!bench_entry::softmax_bf16)
     return missing("softmax_bf16");
-  auto toBf16 = [](float F) {
-    std::uint32_t U;
-    std::memcpy(&U, &F, 4);
-    U += 0x7fffu + ((U >> 16) & 1u);
-    return static_cast<unsigned short>(U >> 16);
-  };
-  auto fromBf16 = [](unsigned short B) {
-    std::uint32_t U = static_cast<std::uint32_t>(B) << 16;
-    float F;
-    std::memcpy(&F, &U, 4);
-    return F;
-  };
   for (auto [R, C] : std::vector<std::pair<long long, long long>>{
            {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {3, 3000}}) {
     std::vector<float> F = uniform(R * C, -4.0f, 4.0f);
@@ -347,18 +351,6 @@ void testSoftmaxBf16() {
 void testRmsnorm() {
   if (!bench_entry::rmsnorm_bf16)
     return missing("rmsnorm");
-  auto toBf16 = [](float F) {
-    std::uint32_t U;
-    std::memcpy(&U, &F, 4);
-    U += 0x7fffu + ((U >> 16) & 1u);
-    return static_cast<unsigned short>(U >> 16);
-  };
-  auto fromBf16 = [](unsigned short B) {
-    std::uint32_t U = static_cast<std::uint32_t>(B) << 16;
-    float F;
-    std::memcpy(&F, &U, 4);
-    return F;
-  };
   for (auto [R, C] : std::vector<std::pair<long long, long long>>{
            {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {3, 3000}}) {
     std::vector<float> F = uniform(R * C, -4.0f, 4.0f), G = uniform(C, 0.5f, 1.5f);
