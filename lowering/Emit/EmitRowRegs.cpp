@@ -66,8 +66,8 @@ void ProgramEmitter::emitRowRegFunctions() {
   os << "static INTENT_HD inline int " << m << "_row_threads(const " << m
      << "_args &a) {\n  const int64_t n = " << n << ";\n  const int k = " << m
      << "_row_k(a);\n  if (k == 0) return " << p.ctaThreads
-     << ";\n  int t = 32;\n  while (static_cast<int64_t>(t) * k < n) t *= 2;\n"
-        "  return t;\n}\n\n";
+     << ";\n  const int64_t t = (n + k - 1) / k;\n"
+        "  return t <= 32 ? 32 : static_cast<int>((t + 31) / 32 * 32);\n}\n\n";
 }
 
 std::string ProgramEmitter::rowRegBound() const {
@@ -306,11 +306,19 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
          str(buf + 256 * c) + ")[" + kRt + "warp_in_cta()] = " + acc[c] + ";");
   close();
   line(kRt + std::string("cta_barrier();"));
+  // T is a multiple of 32, not always a power of two: the butterfly runs
+  // over P, the power of two >= the warp count W; lane l reads partial
+  // l mod P, the identity where that is >= W, so every group of P lanes
+  // computes the same total (every thread needs it).
+  line("const int rnw" + id + " = " + kRt + "cta_size() / 32;");
+  line("int rpw" + id + " = 1;");
+  line("while (rpw" + id + " < rnw" + id + ") rpw" + id + " <<= 1;");
+  line("const int rlw" + id + " = " + kRt + "lane() & (rpw" + id + " - 1);");
   for (unsigned c = 0; c < nc; ++c)
-    line(acc[c] + " = " + kRt + "cta_shared<" + emit::cxxType(types[c]) +
-         ">(" + str(buf + 256 * c) + ")[" + kRt + "lane() & (" + kRt +
-         "cta_size() / 32 - 1)];");
-  butterfly(std::string(kRt) + "cta_size() / 32", "c");
+    line(acc[c] + " = rlw" + id + " < rnw" + id + " ? " + kRt + "cta_shared<" +
+         emit::cxxType(types[c]) + ">(" + str(buf + 256 * c) + ")[rlw" + id +
+         "] : " + identity[c] + ";");
+  butterfly("rpw" + id, "c");
   close();
   if (arg) {
     for (unsigned c = 0; c < nc; ++c)

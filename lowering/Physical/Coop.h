@@ -81,11 +81,12 @@ constexpr int64_t kRowRegWords = 32;
 /// (summed over the `views` register views) fit that budget; 0 if none.
 int rowRegMaxK(int64_t bytesPerMember, unsigned views = 1);
 /// The launch's choice for row length n: K (0: rows not in registers) and
-/// the CTA size T (a power of two in [32, 1024], T * K >= n). K is the
-/// smallest of chunk, 2 chunk, ..., 32 (<= maxK) with n <= K * rowRegMaxThreads(K):
-/// rows of up to 16 * maxK members take one warp, up to 32 * maxK two
-/// warps of maxK / 2 elements, longer ones maxK elements per thread and T =
-/// the power of two >= n / maxK, so every thread holds as much of the row
+/// the CTA size T (the smallest multiple of 32 in [32, 1024] with T * K >=
+/// n; the cross-warp round pads its lanes with the identity). K is the
+/// smallest of chunk, 2 chunk, ..., 32 (<= maxK) with n <= K *
+/// rowRegMaxThreads(K): rows of up to 16 * maxK members take one warp, up
+/// to 32 * maxK two warps of maxK / 2 elements, longer ones maxK elements
+/// per thread and T = 32 ceil(n / (32 maxK)), so every thread holds as much of the row
 /// as the budget allows and the most rows are in flight per SM. The
 /// generated <kernel>_row_k / _row_threads functions compute the same.
 struct RowRegChoice {

@@ -222,7 +222,10 @@ TEST(CtaRows, RegisterRows) {
   EXPECT_EQ(phys::rowRegChoice(100, 32, 8).k, 8);
   EXPECT_EQ(phys::rowRegChoice(257, 32, 8).k, 16);
   EXPECT_EQ(phys::rowRegChoice(3000, 32, 8).k, 32);
-  EXPECT_EQ(phys::rowRegChoice(3000, 32, 8).threads, 128);
+  EXPECT_EQ(phys::rowRegChoice(3000, 32, 8).threads, 96);
+  // Multiples of 32, not powers of two.
+  EXPECT_EQ(phys::rowRegChoice(6000, 32).threads, 192);
+  EXPECT_EQ(phys::rowRegChoice(20001, 32).threads, 640);
   EXPECT_EQ(phys::rowRegMaxK(4), 32);
   EXPECT_EQ(phys::rowRegMaxK(8), 16);
   EXPECT_EQ(phys::rowRegMaxK(8, 2), 8);
