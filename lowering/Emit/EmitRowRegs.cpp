@@ -84,10 +84,13 @@ std::string ProgramEmitter::rowRegBound() const {
   return "(" + t + " : 1024), (" + b + " : 1)";
 }
 
+bool ProgramEmitter::ownRowSlot(const Op &op, int64_t param) const {
+  return op.result()->type.elem ==
+         p.params[static_cast<size_t>(param)].type.elem;
+}
+
 std::string ProgramEmitter::rowCacheArray(const Op &op, int64_t param) const {
-  const bool own =
-      op.result()->type.elem == p.params[static_cast<size_t>(param)].type.elem;
-  return (own ? "rr" : "rkc") + str(param);
+  return (ownRowSlot(op, param) ? "rr" : "rkc") + str(param);
 }
 
 void ProgramEmitter::emitRowRegisters(const std::vector<const Value *> &rows) {
@@ -103,8 +106,7 @@ void ProgramEmitter::emitRowRegisters(const std::vector<const Value *> &rows) {
   }
   // Row-cached values of another type than their view's elements.
   walk(*p.body, [&](const Op &o) {
-    if (!o.attr("row_cache") ||
-        rowCacheArray(o, o.intAttr("row_cache")).rfind("rkc", 0) != 0)
+    if (!o.attr("row_cache") || ownRowSlot(o, o.intAttr("row_cache")))
       return;
     const std::string rk = rowCacheArray(o, o.intAttr("row_cache"));
     line(scalarCxx(o.result()->type.elem) + " " + rk + "[RK > 0 ? RK : 1];");
@@ -239,7 +241,7 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
   declareCallbackResults(t, ValueRegion);
   if (!arg)
     declareCallbackResults(t, CombineRegion);
-  // Four independent accumulators: slot q of every chunk into lane q.
+  // C independent accumulators: slot q of every chunk into lane q.
   std::vector<std::string> lanes;
   for (unsigned c = 0; c < nc; ++c) {
     lanes.push_back("ru" + id + "_" + str(c));
@@ -266,7 +268,7 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
     combineInto(memberValue(t, k));
     target = acc;
   };
-  auto fourMembers = [&](bool guarded) {
+  auto chunkMembers = [&](bool guarded) {
     line("#pragma unroll");
     open("for (int " + rq + " = 0; " + rq + " < " + regChunk() + "; ++" + rq + ") {");
     line("const int " + k + " = rb" + id + " + " + rq + ";");
@@ -277,8 +279,8 @@ void ProgramEmitter::emitCtaReduceRegs(const Op &t, const std::string &pid,
       close();
     close();
   };
-  emitChunkLoop(id, rn, [&]() { fourMembers(false); },
-                [&]() { fourMembers(true); });
+  emitChunkLoop(id, rn, [&]() { chunkMembers(false); },
+                [&]() { chunkMembers(true); });
   for (int j = 0; j < rowRegChunk(p); ++j) {
     std::vector<std::string> other;
     for (unsigned c = 0; c < nc; ++c)
@@ -360,7 +362,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
       vecStores.push_back(s.get());
   }
   // Other loads at the iteration in the last coordinate (gamma[c]): a full
-  // chunk reads their 4 elements with one vector load when contiguous.
+  // chunk reads their C elements with one vector load when contiguous.
   auto outside = [&](const Value *v) {
     if (v == body.args[0])
       return false;
@@ -399,7 +401,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
   }
   // The side views' element 0 of the row (their other coordinates are
   // invariant) and whether they are contiguous and aligned there: then
-  // every chunk start (a multiple of 4 elements) is aligned too, so the
+  // every chunk start (a multiple of C elements) is aligned too, so the
   // test is made once, not per chunk.
   for (const Op *l : sideLoads) {
     const Value *m = l->memory();
@@ -418,7 +420,7 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
          kRt + "is_aligned(rp" + lid + ", " +
          str(rowRegChunk(p) * elemBytes(m->type.elem)) + ");");
   }
-  // A full chunk: side loads and stores of 4 elements at once.
+  // A full chunk: side loads and stores of C elements at once.
   auto fullChunk = [&]() {
     for (const Op *l : sideLoads) {
       const Value *m = l->memory();
@@ -462,11 +464,10 @@ void ProgramEmitter::emitCtaForRegs(const Op &op, const std::string &pid) {
     // through the same row pointers as a full chunk (the generic addresses
     // kept every view's data and strides live across the unrolled chunks:
     // rmsnorm's K = 16 variant spilled 148 bytes at 64 registers).
-    for (const Op *l : sideLoads) {
-      const Value *m = l->memory();
+    for (const Op *l : sideLoads)
       loadOverride[l] = "rp" + str(l->id) + "[(" + rb + " + " + rq + ") * " +
-                        name(m) + ".stride(" + str(m->type.rank - 1) + ")]";
-    }
+                        name(l->memory()) + lastStride(l->memory()->type) +
+                        "]";
     for (const Op *s : vecStores)
       storeOverride[s] = "rw" + str(s->id) + "[(" + rb + " + " + rq + ") * " +
                          name(s->memory()) + lastStride(s->memory()->type) +

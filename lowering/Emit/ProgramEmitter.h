@@ -215,6 +215,9 @@ private:
   /// keeps its value in: the row's own slots `rr<param>` when the value has
   /// the view's element type, else `rkc<param>` of the value's type.
   std::string rowCacheArray(const phys::Op &op, int64_t param) const;
+  /// Whether a row-cache op of view `param` has the view's element type
+  /// (it then overwrites the row's own slot).
+  bool ownRowSlot(const phys::Op &op, int64_t param) const;
   static std::string lastExtent(const phys::Type &t);
   /// reduce / argreduce {dist = "cta"}: spread over the CTA's threads.
   void emitCtaReduce(const phys::Op &op, const std::string &pid);
