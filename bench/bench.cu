@@ -79,6 +79,12 @@ __attribute__((weak)) void softmax_bf16(unsigned short *, const unsigned short *
 __attribute__((weak)) void phases_one(float *, const float *, long long);
 __attribute__((weak)) void phases_two(float *, float *, const float *,
                                       long long);
+__attribute__((weak)) void transpose(float *, const float *, long long,
+                                     long long);
+__attribute__((weak)) void permute3(float *, const float *, long long,
+                                    long long, long long);
+__attribute__((weak)) void stencil(float *, const float *, long long,
+                                   long long);
 } // namespace bench_entry
 
 namespace {
@@ -918,6 +924,116 @@ void benchPhases(Ctx &C, long long N) {
   measure(C, "phases", sizeName(N), Bytes, Ours);
 }
 
+/// The transpose of a Rows x Cols matrix into a Cols x Rows one: a copy,
+/// checked exactly.
+void benchTranspose(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  dbuf<float> A(N), Out(N), Want(N);
+  bench::fillUniform(A.get(), N, C.nextSeed(), -1.0f, 1.0f, C.S);
+  {
+    std::vector<float> HA = A.download(), HW(N);
+    bench::hostParallel(Cols, [&](long long Lo, long long Hi) {
+      for (long long J = Lo; J < Hi; ++J)
+        for (long long I = 0; I < Rows; ++I)
+          HW[J * Rows + I] = HA[I * Cols + J];
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(
+        bench::compareDevice(Out.get(), Want.get(), nullptr, N, 0, 0, C.S), N);
+  };
+  std::string Shape = std::to_string(Rows) + "x" + std::to_string(Cols);
+  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
+               [&] { bench_entry::transpose(Out.get(), A.get(), Rows, Cols); },
+               Verify,
+               bench_entry::transpose ? "" : missingReason(C, "transpose")};
+  measure(C, "transpose", Shape, 2.0 * N * sizeof(float), Ours);
+}
+
+/// The last two axes of a B x R x Cols tensor swapped (B x Cols x R): a
+/// copy, checked exactly.
+void benchPermute3(Ctx &C, long long B, long long R, long long Cols) {
+  if (C.O.Quick)
+    B = std::max(1LL, B / 64);
+  const long long N = B * R * Cols;
+  dbuf<float> X(N), Out(N), Want(N);
+  bench::fillUniform(X.get(), N, C.nextSeed(), -1.0f, 1.0f, C.S);
+  {
+    std::vector<float> HX = X.download(), HW(N);
+    // One task per output row (b, j).
+    bench::hostParallel(B * Cols, [&](long long Lo, long long Hi) {
+      for (long long Row = Lo; Row < Hi; ++Row) {
+        long long Bi = Row / Cols, J = Row % Cols;
+        for (long long I = 0; I < R; ++I)
+          HW[Row * R + I] = HX[(Bi * R + I) * Cols + J];
+      }
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(
+        bench::compareDevice(Out.get(), Want.get(), nullptr, N, 0, 0, C.S), N);
+  };
+  std::string Shape = std::to_string(B) + "x" + std::to_string(R) + "x" +
+                      std::to_string(Cols);
+  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
+               [&] { bench_entry::permute3(Out.get(), X.get(), B, R, Cols); },
+               Verify, bench_entry::permute3 ? "" : missingReason(C, "permute3")};
+  measure(C, "permute3", Shape, 2.0 * N * sizeof(float), Ours);
+}
+
+/// The 5-point stencil (zero padding) of a Rows x Cols matrix, checked
+/// against a double host computation within 1e-5 of the terms' scale (0.2
+/// times the sum of their magnitudes): the order of the float additions and
+/// a fused multiply-add may differ from the reference's.
+void benchStencil(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  dbuf<float> A(N), Out(N), Want(N), Scale(N);
+  bench::fillUniform(A.get(), N, C.nextSeed(), -1.0f, 1.0f, C.S);
+  {
+    std::vector<float> HA = A.download(), HW(N), HS(N);
+    const double W = 0.2f; // the kernel's constant, exactly
+    bench::hostParallel(Rows, [&](long long Lo, long long Hi) {
+      for (long long I = Lo; I < Hi; ++I)
+        for (long long J = 0; J < Cols; ++J) {
+          double S = 0, M = 0;
+          auto add = [&](long long K) {
+            S += HA[K];
+            M += std::fabs(HA[K]);
+          };
+          add(I * Cols + J);
+          if (I > 0)
+            add((I - 1) * Cols + J);
+          if (I + 1 < Rows)
+            add((I + 1) * Cols + J);
+          if (J > 0)
+            add(I * Cols + J - 1);
+          if (J + 1 < Cols)
+            add(I * Cols + J + 1);
+          HW[I * Cols + J] = static_cast<float>(W * S);
+          HS[I * Cols + J] = static_cast<float>(W * M);
+        }
+    });
+    Want.upload(HW);
+    Scale.upload(HS);
+  }
+  auto Verify = [&] {
+    return bench::describe(bench::compareDevice(Out.get(), Want.get(),
+                                                Scale.get(), N, 1e-5, 0, C.S),
+                           N);
+  };
+  std::string Shape = std::to_string(Rows) + "x" + std::to_string(Cols);
+  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
+               [&] { bench_entry::stencil(Out.get(), A.get(), Rows, Cols); },
+               Verify, bench_entry::stencil ? "" : missingReason(C, "stencil")};
+  measure(C, "stencil", Shape, 2.0 * N * sizeof(float), Ours);
+}
+
 struct Benchmark {
   const char *Name;
   std::function<void(Ctx &)> Run;
@@ -954,6 +1070,14 @@ const std::vector<Benchmark> &benchmarks() {
        [](Ctx &C) { benchSoftmaxBf16(C, 6000, 3000); }},
       {"phases-2^20", [](Ctx &C) { benchPhases(C, 1LL << 20); }},
       {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
+      {"transpose-8192x8192", [](Ctx &C) { benchTranspose(C, 8192, 8192); }},
+      {"transpose-6000x3000", [](Ctx &C) { benchTranspose(C, 6000, 3000); }},
+      {"permute3-64x512x1024",
+       [](Ctx &C) { benchPermute3(C, 64, 512, 1024); }},
+      {"permute3-12x1000x3000",
+       [](Ctx &C) { benchPermute3(C, 12, 1000, 3000); }},
+      {"stencil-8192x8192", [](Ctx &C) { benchStencil(C, 8192, 8192); }},
+      {"stencil-6000x3000", [](Ctx &C) { benchStencil(C, 6000, 3000); }},
   };
   return List;
 }

@@ -16,14 +16,22 @@ Times, with the method of the CUDA driver (bench/bench.cu):
   rmsnorm  32768x1024, 6000x3000 bf16: torch.nn.functional.rms_norm (the
            target; bf16 in and out, weight bf16);
   softmax_bf16 32768x1024, 6000x3000 bf16: torch.softmax(dim=-1) (the
-           target; bf16 in and out).
+           target; bf16 in and out);
+  transpose 8192x8192, 6000x3000: out.copy_(a.t()) into a preallocated out
+           (the target);
+  permute3 64x512x1024, 12x1000x3000: out.copy_(x.permute(0, 2, 1)) into a
+           preallocated out (the target);
+  stencil  8192x8192, 6000x3000: the 5-point stencil as one
+           torch.nn.functional.conv2d (3x3 cross kernel, padding=1, TF32
+           off), copied into a preallocated out (the target).
 Inputs are drawn fresh on the GPU from the seed, far larger than the L2.
 Before every run (untimed) 256 MiB are written to evict the L2; CUDA events
 bracket the one call; warm-up runs first (Triton is compiled before, on one
 row); then repetitions until --budget-ms is spent (at least --min-reps, at
 most --max-reps; a first run slower than --slow-ms is the one sample).
 Every run's output is compared with a float64 reference (softmax within
-5e-5 relative, layer_norm within 1e-4 of the terms' scale, argmax exactly);
+5e-5 relative, layer_norm within 1e-4 of the terms' scale, argmax, transpose
+and permute3 exactly, stencil within 1e-5 of the terms' scale);
 outputs are poisoned (NaN / -1) after each check, so a stale buffer cannot
 pass the next one. Appends one CSV row per variant to FILE (the columns of
 bench.cu); report.py makes the table.
@@ -391,6 +399,83 @@ def bench_softmax_bf16(ctx, rows, cols):
                 lambda: None, lambda: torch.softmax(x, dim=-1), verify)
 
 
+def bench_transpose(ctx, rows, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    a = ctx.uniform((rows, cols), -1.0, 1.0)
+    want = a.t()
+    out = torch.empty((cols, rows), device=ctx.dev)
+    nbytes = 2.0 * rows * cols * 4
+
+    def verify(got):
+        return describe_bad(torch, got != want, got, want)
+
+    ctx.measure("transpose", shape, "out.copy_(a.t())", "target", nbytes,
+                lambda: out.fill_(math.nan), lambda: out.copy_(a.t()), verify)
+
+
+def bench_permute3(ctx, b, n, m):
+    torch = ctx.torch
+    if ctx.args.quick:
+        b = max(1, b // 64)
+    shape = f"{b}x{n}x{m}"
+    x = ctx.uniform((b, n, m), -1.0, 1.0)
+    want = x.permute(0, 2, 1)
+    out = torch.empty((b, m, n), device=ctx.dev)
+    nbytes = 2.0 * b * n * m * 4
+
+    def verify(got):
+        return describe_bad(torch, got != want, got, want)
+
+    ctx.measure("permute3", shape, "out.copy_(x.permute(0, 2, 1))", "target",
+                nbytes, lambda: out.fill_(math.nan),
+                lambda: out.copy_(x.permute(0, 2, 1)), verify)
+
+
+def bench_stencil(ctx, rows, cols):
+    torch = ctx.torch
+    import torch.nn.functional as F
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    a = ctx.uniform((rows, cols), -1.0, 1.0)
+    k = 0.2 * torch.tensor([[0.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 0.0]],
+                           device=ctx.dev).reshape(1, 1, 3, 3)
+    # The float64 reference and the terms' scale (0.2 times the sum of their
+    # magnitudes), from shifted slices of the zero-padded input.
+    w = float(k[0, 0, 1, 1].item())
+
+    def five_point(t):
+        p = F.pad(t, (1, 1, 1, 1))
+        return w * (p[1:-1, 1:-1] + p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2]
+                    + p[1:-1, 2:])
+
+    ref = five_point(a.double())
+    scale = five_point(a.double().abs())
+    nbytes = 2.0 * rows * cols * 4
+
+    def verify(got):
+        bad = ~((got.double() - ref).abs() <= 1e-5 * scale)
+        return describe_bad(torch, bad, got, ref)
+
+    def run():
+        # One convolution; its output is a new tensor (conv2d has no out=;
+        # the caching allocator hands back the same block every run).
+        return F.conv2d(a[None, None], k, padding=1)[0, 0]
+
+    # TF32 would round the inputs to 10 mantissa bits: the peer computes in
+    # full f32, as the Intent kernel does.
+    tf32 = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = False
+    try:
+        ctx.measure("stencil", shape, "conv2d 3x3 cross", "target",
+                    nbytes, lambda: None, run, verify)
+    finally:
+        torch.backends.cudnn.allow_tf32 = tf32
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--csv", required=True)
@@ -434,6 +519,15 @@ def main(argv):
     for rows, cols in [(32768, 1024), (6000, 3000)]:
         names.append((f"softmax_bf16-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_softmax_bf16(ctx, r, c)))
+    for rows, cols in [(8192, 8192), (6000, 3000)]:
+        names.append((f"transpose-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_transpose(ctx, r, c)))
+    for b, n, m in [(64, 512, 1024), (12, 1000, 3000)]:
+        names.append((f"permute3-{b}x{n}x{m}",
+                      lambda b=b, n=n, m=m: bench_permute3(ctx, b, n, m)))
+    for rows, cols in [(8192, 8192), (6000, 3000)]:
+        names.append((f"stencil-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_stencil(ctx, r, c)))
     only = [n for n in args.only.split(",") if n]
     for name, fn in names:
         if only and name not in only:

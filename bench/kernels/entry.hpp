@@ -56,6 +56,14 @@ void softmax_bf16(unsigned short *y, const unsigned short *x, long long rows,
 void phases_one(float *y, const float *x, long long n);
 /// The same as two kernels (s[0] = the sum, then y); s is one float.
 void phases_two(float *y, float *s, const float *x, long long n);
+/// out[j][i] = a[i][j]: a is rows x cols, out cols x rows (row-major).
+void transpose(float *out, const float *a, long long rows, long long cols);
+/// out[b][j][i] = x[b][i][j]: x is b x n x m, out b x m x n (row-major).
+void permute3(float *out, const float *x, long long b, long long n,
+              long long m);
+/// out[i][j] = 0.2 * (a[i][j] and its four neighbours, zero outside the
+/// n x m row-major matrix).
+void stencil(float *out, const float *a, long long n, long long m);
 
 } // namespace bench_entry
 

@@ -48,6 +48,12 @@ __attribute__((weak)) void softmax_bf16(unsigned short *, const unsigned short *
 __attribute__((weak)) void phases_one(float *, const float *, long long);
 __attribute__((weak)) void phases_two(float *, float *, const float *,
                                       long long);
+__attribute__((weak)) void transpose(float *, const float *, long long,
+                                     long long);
+__attribute__((weak)) void permute3(float *, const float *, long long,
+                                    long long, long long);
+__attribute__((weak)) void stencil(float *, const float *, long long,
+                                   long long);
 } // namespace bench_entry
 
 namespace {
@@ -307,6 +313,71 @@ void testColsum() {
   }
 }
 
+void testTranspose() {
+  if (!bench_entry::transpose)
+    return missing("transpose");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {1, 45}, {37, 1}, {37, 45}, {257, 300}}) {
+    std::vector<float> A = uniform(R * C, -1, 1), Out(R * C, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::transpose(Out.data(), A.data(), R, C); });
+    // A copy: exact.
+    for (long long I = 0; I < R; ++I)
+      for (long long J = 0; J < C; ++J)
+        Ok = Ok && Out[J * R + I] == A[I * C + J];
+    report("transpose", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
+void testPermute3() {
+  if (!bench_entry::permute3)
+    return missing("permute3");
+  for (auto [B, N, M] : std::vector<std::tuple<long long, long long, long long>>{
+           {0, 2, 5}, {2, 0, 5}, {2, 3, 0}, {1, 1, 1}, {3, 17, 33}, {2, 65, 31}}) {
+    std::vector<float> X = uniform(B * N * M, -1, 1), Out(B * N * M, NAN);
+    bool Ok = oneLaunch(
+        [&] { bench_entry::permute3(Out.data(), X.data(), B, N, M); });
+    // A copy: exact.
+    for (long long Bi = 0; Bi < B; ++Bi)
+      for (long long I = 0; I < N; ++I)
+        for (long long J = 0; J < M; ++J)
+          Ok = Ok && Out[(Bi * M + J) * N + I] == X[(Bi * N + I) * M + J];
+    report("permute3", (std::to_string(B) + "x" + std::to_string(N) + "x" +
+                        std::to_string(M)).c_str(), Ok);
+  }
+}
+
+void testStencil() {
+  if (!bench_entry::stencil)
+    return missing("stencil");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {1, 7}, {7, 1}, {2, 2}, {37, 45}, {130, 257}}) {
+    std::vector<float> A = uniform(R * C, -1, 1), Out(R * C, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::stencil(Out.data(), A.data(), R, C); });
+    // Within 1e-5 of the terms' scale: the order of the additions and a
+    // fused multiply-add may differ from the reference's.
+    const double W = 0.2f;
+    for (long long I = 0; I < R; ++I)
+      for (long long J = 0; J < C; ++J) {
+        double S = 0, Scale = 0;
+        auto add = [&](long long K) {
+          S += A[K];
+          Scale += std::fabs(A[K]);
+        };
+        add(I * C + J);
+        if (I > 0)
+          add((I - 1) * C + J);
+        if (I + 1 < R)
+          add((I + 1) * C + J);
+        if (J > 0)
+          add(I * C + J - 1);
+        if (J + 1 < C)
+          add(I * C + J + 1);
+        Ok = Ok && close(Out[I * C + J], W * S, 1e-5 * W * Scale);
+      }
+    report("stencil", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
 /// bfloat16 bits of F, round to nearest even (finite F).
 unsigned short toBf16(float F) {
   std::uint32_t U;
@@ -414,6 +485,9 @@ int main() {
   testSoftmax3();
   testMv2();
   testColsum();
+  testTranspose();
+  testPermute3();
+  testStencil();
   std::printf("%d passed, %d failed\n", Passed, Failed);
   return Failed ? 1 : 0;
 }

@@ -11,6 +11,8 @@
 
 #include "Emit/CudaEmitter.h"
 
+#include "Physical/Dispatch.h"
+
 #include "Emit/ProgramEmitter.h"
 #include "Physical/Coop.h"
 #include "Physical/Structured.h"
@@ -175,7 +177,16 @@ std::string intent::emit::detail::literal(const AttrValue &v, ScalarKind k) {
   return "static_cast<" + scalarCxx(k) + ">(" + text + ")";
 }
 
+/// Launch expressions that ride in the kernel's parameters at most (8
+/// bytes each; the parameter space holds 4 KiB).
+constexpr size_t kMaxLaunchValuesInArgs = 256;
+
 void ProgramEmitter::emit() {
+  launchInArgs = p.exprs.size() <= kMaxLaunchValuesInArgs;
+  if (launchInArgs) {
+    emitLaunchStruct();
+    launchStructEmitted = true;
+  }
   emitArgs();
   emitLaunchEvaluator();
   emitStageBytesFunction();
@@ -252,7 +263,19 @@ void ProgramEmitter::emitArgs() {
   os << "  void *workspace;\n";
   // INTENT_CHECK=bounds: set by the runtime, null when checks are off.
   os << "  ::intent::rt::bounds_record *check;\n";
+  // The launch expressions, evaluated once by the wrapper.
+  if (launchInArgs)
+    os << "  " << m << "_launch L;\n";
   os << "};\n\n";
+}
+
+void ProgramEmitter::emitLaunchStruct() {
+  os << "/// Launch expressions of " << p.name
+     << " (segment lengths, offsets, total).\n";
+  os << "struct " << m << "_launch {\n";
+  for (unsigned e = 0; e < p.exprs.size(); ++e)
+    os << "  " << scalarCxx(p.exprs[e].type) << " e" << e << ";\n";
+  os << "};\n";
 }
 
 std::string ProgramEmitter::exprText(unsigned e) {
@@ -301,12 +324,8 @@ std::string ProgramEmitter::exprText(unsigned e) {
 }
 
 void ProgramEmitter::emitLaunchEvaluator() {
-  os << "/// Launch expressions of " << p.name
-     << " (segment lengths, offsets, total).\n";
-  os << "struct " << m << "_launch {\n";
-  for (unsigned e = 0; e < p.exprs.size(); ++e)
-    os << "  " << scalarCxx(p.exprs[e].type) << " e" << e << ";\n";
-  os << "};\n";
+  if (!launchStructEmitted)
+    emitLaunchStruct();
   os << "static INTENT_HD inline " << m << "_launch " << m
      << "_eval(const " << m << "_args &a) {\n";
   for (unsigned e = 0; e < p.exprs.size(); ++e)
@@ -344,7 +363,10 @@ void ProgramEmitter::emitProgramFunction() {
         ++regReduceCount;
     });
   indent();
-  os << "const " << m << "_launch L = " << m << "_eval(a);\n";
+  if (launchInArgs)
+    os << "const " << m << "_launch &L = a.L;\n";
+  else
+    os << "const " << m << "_launch L = " << m << "_eval(a);\n";
   indent();
   os << "(void)L;\n";
   const Block &entry = p.body->block;
@@ -613,6 +635,124 @@ void ProgramEmitter::emitRegion(const Region &r,
   os << "}\n";
 }
 
+void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
+                                      unsigned a) {
+  // A tile segment (Physical/Dispatch.h tileSegment): the tile's base
+  // coordinates from `local` (row-major over the other extents, the tiles
+  // along `a`, the tiles along the last dimension; 32-bit division when
+  // the tile count fits), then the thread's K direct instances (a warp
+  // along the last dimension) and K transposed ones (a warp along `a`).
+  const unsigned r = op.operands.size() - 4;
+  const unsigned last = r - 1;
+  const std::string t = "tile" + std::to_string(op.id);
+  auto ext = [&](unsigned d) { return name(op.operands[4 + d]); };
+  // TX = 2^S: 32, or the smallest power of two >= a shorter last extent
+  // (Physical/Dispatch.h tileWidthExpr); TY = T / TX; the tile has R = K TY
+  // rows. Offsets by shifts and masks when T and K are powers of two (a
+  // 32-bit division otherwise).
+  const int64_t threads = std::max(p.ctaThreads, kTileWidth);
+  const int64_t rows = std::max<int64_t>(1, op.intAttr("rows", 1));
+  auto log2 = [](int64_t v) {
+    int64_t l = 0;
+    while ((int64_t(1) << (l + 1)) <= v)
+      ++l;
+    return l;
+  };
+  const bool pow2 = (threads & (threads - 1)) == 0 && (rows & (rows - 1)) == 0;
+  const std::string log2R =
+      "(" + std::to_string(log2(threads) + log2(rows)) + " - " + t + "_s)";
+  indent();
+  os << "const int " << t << "_s = ";
+  for (int w = kTileWidth, k = 5; w > 1; w /= 2, --k)
+    os << ext(last) << " > " << w / 2 << " ? " << k << " : ";
+  os << "0;\n";
+  indent();
+  os << "const int64_t " << t << "_tx = (int64_t)1 << " << t << "_s;\n";
+  indent();
+  os << "const int64_t " << t << "_ty = (int64_t)" << threads << " >> " << t
+     << "_s;\n";
+  indent();
+  os << "const int64_t " << t << "_R = " << rows << " * " << t << "_ty;\n";
+  indent();
+  os << "const uint32_t " << t << "_tt = (uint32_t)::intent::rt::cta_thread();\n";
+  const std::string tx = t + "_tx", ty = t + "_ty", R = t + "_R", tt = t + "_tt";
+  auto count = [&](unsigned d) {
+    if (d == a)
+      return pow2 ? "((" + ext(d) + " + " + R + " - 1) >> " + log2R + ")"
+                  : "((" + ext(d) + " + " + R + " - 1) / " + R + ")";
+    if (d == last)
+      return "((" + ext(d) + " + " + tx + " - 1) >> " + t + "_s)";
+    return ext(d);
+  };
+  auto scale = [&](unsigned d) -> std::string {
+    return d == a ? " * " + R : d == last ? " * " + tx : "";
+  };
+  indent();
+  os << "int64_t";
+  for (unsigned d = 0; d < r; ++d)
+    os << (d ? ", " : " ") << t << "_b" << d;
+  os << ";\n";
+  for (int wide = 0; wide < 2; ++wide) {
+    const char *ty32 = wide ? "int64_t" : "uint32_t";
+    indent();
+    if (!wide)
+      os << "if (" << name(op.operands[2]) << " <= 0x7fffffff) {\n";
+    else
+      os << "} else {\n";
+    ++depth;
+    indent();
+    os << ty32 << " " << t << "_r = (" << ty32 << ")(" << local << ");\n";
+    for (unsigned d = r; d-- > 0;) {
+      indent();
+      os << "{ const " << ty32 << " n = (" << ty32 << ")" << count(d) << "; "
+         << t << "_b" << d << " = (int64_t)(" << t << "_r % n)" << scale(d)
+         << "; " << t << "_r /= n; }\n";
+    }
+    --depth;
+  }
+  indent();
+  os << "}\n";
+  std::vector<std::string> args;
+  for (int transposed = 0; transposed < 2; ++transposed)
+    for (int64_t k = 0; k < rows; ++k) {
+      const std::string w = t + (transposed ? "_t" : "_c") + std::to_string(k);
+      std::string offA, offLast;
+      if (!transposed) {
+        offA = "(int64_t)(" + tt + " >> " + t + "_s) + " + std::to_string(k) +
+               " * " + ty;
+        offLast = "(int64_t)(" + tt + " & (uint32_t)(" + tx + " - 1))";
+      } else {
+        const std::string m =
+            "(" + tt + " + " + std::to_string(k * threads) + "u)";
+        offA = pow2 ? "(int64_t)(" + m + " & (uint32_t)(" + R + " - 1))"
+                    : "(int64_t)(" + m + " % (uint32_t)" + R + ")";
+        offLast = pow2 ? "(int64_t)(" + m + " >> " + log2R + ")"
+                       : "(int64_t)(" + m + " / (uint32_t)" + R + ")";
+      }
+      for (unsigned d = 0; d < r; ++d) {
+        indent();
+        os << "const int64_t " << w << "_" << d << " = " << t << "_b" << d;
+        if (d == a)
+          os << " + " << offA;
+        else if (d == last)
+          os << " + " << offLast;
+        os << ";\n";
+      }
+      indent();
+      os << "const bool " << w << "active = " << w << "_" << a << " < "
+         << ext(a) << " && " << w << "_" << last << " < " << ext(last) << ";\n";
+      std::string flat = w + "_0";
+      for (unsigned d = 1; d < r; ++d)
+        flat = "(" + flat + ") * " + ext(d) + " + " + w + "_" + std::to_string(d);
+      indent();
+      os << "const int64_t " << w << "i = " << w << "active ? " << flat
+         << " : (int64_t)0;\n";
+      args.push_back(w + "i");
+      args.push_back(w + "active");
+    }
+  bindArgs(op.region(0)->block, args);
+}
+
 void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
   lineDirective(op.loc);
   switch (op.opcode) {
@@ -661,6 +801,14 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
       os << "}\n";
       return;
     }
+    if (int64_t a = op.intAttr("tile", -1); a >= 0) {
+      emitTileDispatch(op, local, static_cast<unsigned>(a));
+      emitOps(op.region(0)->block, pid);
+      --depth;
+      indent();
+      os << "}\n";
+      return;
+    }
     if (spread) {
       // Spread over the CTA's threads (Physical/Dispatch.h): this thread's
       // instance, if any.
@@ -686,6 +834,28 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   }
   case Opcode::Delinearize: {
+    // A tile segment's instance: its coordinates are the dispatch's
+    // (emitTileDispatch), no division.
+    const Value *x = op.operands[0];
+    const Op *owner = x->isBlockArg() && x->owner && x->owner->parent
+                          ? x->owner->parent->parent
+                          : nullptr;
+    if (owner && owner->opcode == Opcode::Segment &&
+        owner->intAttr("tile", -1) >= 0 && isInstanceIndex(*owner, x)) {
+      // Index argument 2i: direct instance i (i < K), else transposed
+      // instance i - K (emitTileDispatch's names).
+      const auto &args = owner->regions[0]->block.args;
+      const unsigned i =
+          (std::find(args.begin(), args.end(), x) - args.begin()) / 2;
+      const unsigned rows = args.size() / 4;
+      const std::string w = "tile" + std::to_string(owner->id) +
+                            (i < rows ? "_c" + std::to_string(i)
+                                      : "_t" + std::to_string(i - rows));
+      for (unsigned d = 0; d < op.results.size(); ++d)
+        declare(op.result(d), w + "active ? " + w + "_" + std::to_string(d) +
+                                  " : (int64_t)0");
+      return;
+    }
     // Row-major: the last coordinate varies fastest.
     unsigned r = op.results.size();
     indent();
@@ -1128,6 +1298,8 @@ void ProgramEmitter::emitWrapper() {
   emitAliasCheck(os, p);
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
+  if (launchInArgs)
+    os << "  __intent_args.L = __intent_L;\n";
   // Preconditions of the analysis (Program::launchChecks): an index of a
   // narrower integer type numbers every iteration.
   for (const phys::LaunchCheck &c : p.launchChecks)

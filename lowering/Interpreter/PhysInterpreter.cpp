@@ -1012,6 +1012,66 @@ private:
                            Scalar::ofBool(active)},
                           inner);
       }
+      if (int64_t a = op.intAttr("tile", -1); a >= 0) {
+        // A tile segment (Physical/Dispatch.h tileSegment): every thread
+        // enters with its direct and transposed instances of tile `local`.
+        const unsigned r = op.operands.size() - 4;
+        std::vector<int64_t> ext(r);
+        for (unsigned d = 0; d < r; ++d)
+          ext[d] = operand(4 + d).i;
+        // TX: 32, or the smallest power of two >= a shorter last extent.
+        int64_t tx = 1;
+        while (tx < 32 && ext[r - 1] > tx)
+          tx *= 2;
+        const int64_t threads = std::max<int64_t>(ctaThreads, 32);
+        const int64_t ty = threads / tx, rows = std::max<int64_t>(
+                                              1, op.intAttr("rows", 1));
+        const int64_t R = rows * ty; // the tile's extent along `a`
+        // The tile coordinates: row-major over (the other extents, tiles
+        // along `a`, tiles along the last dimension).
+        std::vector<int64_t> base(r);
+        int64_t rest = local;
+        for (unsigned d = r; d-- > 0;) {
+          int64_t n = d == static_cast<unsigned>(a) ? (ext[d] + R - 1) / R
+                      : d == r - 1               ? (ext[d] + tx - 1) / tx
+                                                 : ext[d];
+          if (n <= 0)
+            return fail(op, "a tile segment with an empty extent");
+          int64_t c = rest % n;
+          rest /= n;
+          base[d] = d == static_cast<unsigned>(a) ? c * R
+                    : d == r - 1                 ? c * tx
+                                                 : c;
+        }
+        auto instance = [&](int64_t offA, int64_t offLast, bool &active) {
+          std::vector<int64_t> c = base;
+          c[a] += offA;
+          c[r - 1] += offLast;
+          active = c[a] < ext[a] && c[r - 1] < ext[r - 1];
+          int64_t flat = 0;
+          for (unsigned d = 0; d < r; ++d)
+            flat = flat * ext[d] + c[d];
+          return active ? flat : 0;
+        };
+        // (instance_k, active_k) for the direct instances (t / TX + k TY,
+        // t % TX), then for the transposed ones (m % R, m / R), m = t + k T.
+        std::vector<Scalar> args;
+        for (int64_t k = 0; k < rows; ++k) {
+          bool active;
+          int64_t i = instance(th->tid / tx + k * ty, th->tid % tx, active);
+          args.push_back(Scalar::ofInt(ScalarKind::I64, i));
+          args.push_back(Scalar::ofBool(active));
+        }
+        for (int64_t k = 0; k < rows; ++k) {
+          bool active;
+          int64_t m = th->tid + k * threads;
+          int64_t i = instance(m % R, m / R, active);
+          args.push_back(Scalar::ofInt(ScalarKind::I64, i));
+          args.push_back(Scalar::ofBool(active));
+        }
+        Flow inner;
+        return execRegion(*op.regions[0], args, inner);
+      }
       if (int64_t t = op.intAttr("spread", 0)) {
         // Spread (Physical/Dispatch.h): this thread's instance, if any.
         local = local * t + th->tid;

@@ -60,6 +60,15 @@ void colReduce(phys::Program &p, phys::RemarkSink &sink);
 std::string applyColReduceSegment(phys::Program &p, unsigned segment,
                                   std::string &what);
 
+/// Tiles of N-D pointwise segments (Tile.cpp): each thread-style parallel
+/// segment of rank >= 2 whose instance is pure code, loads, stores and ifs
+/// becomes a tile segment (T / 32 x 32 instances per CTA, no division per
+/// thread); transposed accesses go through a shared tile, a warp along
+/// the view's last coordinate. applyTileSegment maps one segment.
+void tile(phys::Program &p, phys::RemarkSink &sink);
+std::string applyTileSegment(phys::Program &p, unsigned segment,
+                             std::string &what);
+
 /// Row values kept in registers (RowCache.cpp): in a register-row program,
 /// an expression of a row element that a distributed op computes and the
 /// later ones repeat is written into the element's register slot once and

@@ -26,6 +26,8 @@ const PassInfo kPasses[] = {
      "keep a row expression in the register row slot"},
     {"col-reduce", colReduce, true,
      "reductions along an outer axis: 32 instances per CTA, split members"},
+    {"tile", tile, true,
+     "N-D pointwise segments in tiles; transposed accesses via shared tiles"},
     {"widen", widen, true,
      "chunks of 16 bytes per program for a pointwise 1-D segment"},
     {"atomic-scopes", atomicScopes, false,

@@ -296,7 +296,8 @@ bool intent::phys::spreadsOverThreads(const Program &p) {
   bool coop = false;
   walk(*p.body, [&](const Op &o) {
     if (isCooperative(o.opcode) ||
-        (o.opcode == Opcode::Segment && o.intAttr("spread", 0) > 0) ||
+        (o.opcode == Opcode::Segment &&
+         (o.intAttr("spread", 0) > 0 || o.intAttr("tile", -1) >= 0)) ||
         (o.opcode == Opcode::Alloc &&
          static_cast<size_t>(o.intAttr("buffer", -1)) < p.buffers.size() &&
          p.buffers[o.intAttr("buffer")].scope == BufferScope::CTAShared))

@@ -3,6 +3,7 @@
 #include "Physical/Dispatch.h"
 
 #include <algorithm>
+#include <functional>
 #include <cassert>
 
 using namespace intent;
@@ -64,6 +65,8 @@ void rederive(Program &p) {
       retarget(op->operands[3], s.instances);
     if (s.team && op->operands.size() == 5)
       retarget(op->operands[4], s.parts);
+    if (s.tile >= 0 && op->operands.size() >= 4)
+      retarget(op->operands[3], s.instances);
     const Op *guard = op->parentOp();
     if (guard && guard->opcode == Opcode::If) {
       const Value *c = guard->operands[0];
@@ -117,7 +120,12 @@ unsigned teamLength(Program &p, unsigned instances, int width,
 void intent::phys::resizeSegment(Program &p, unsigned index,
                                  unsigned instances) {
   Segment &seg = p.segments[index];
-  if (seg.team) {
+  if (seg.tile >= 0) {
+    // The tiles follow the extents, not an instance count.
+    seg.instances = instances;
+    seg.length = tileLength(p, seg.extents, seg.tile,
+                            std::max(p.ctaThreads, kTileWidth), seg.tileRows);
+  } else if (seg.team) {
     seg.instances = instances;
     seg.length = teamLength(p, instances, seg.spread, seg.parts);
   } else if (seg.spread) {
@@ -167,4 +175,161 @@ void intent::phys::teamSegment(Program &p, unsigned index, int width,
   b.addBlockArg(&r, Type::boolean(), "active");
   accessesPerThread(*op);
   rederive(p);
+}
+
+unsigned intent::phys::tileWidthExpr(Program &p, unsigned last) {
+  using K = LaunchExpr::Kind;
+  unsigned tx = p.constExpr(1);
+  for (int w = 2; w <= kTileWidth; w *= 2) {
+    LaunchExpr gt;
+    gt.kind = K::Cmp;
+    gt.type = ScalarKind::Bool;
+    gt.pred = "gt";
+    gt.operands = {last, p.constExpr(w / 2)};
+    LaunchExpr sel;
+    sel.kind = K::Select;
+    sel.type = ScalarKind::I64;
+    sel.operands = {p.addExpr(gt), p.constExpr(w), tx};
+    tx = p.addExpr(sel);
+  }
+  return tx;
+}
+
+unsigned intent::phys::tileShiftExpr(Program &p, unsigned last) {
+  using K = LaunchExpr::Kind;
+  unsigned shift = p.constExpr(0);
+  for (int k = 1, w = 2; w <= kTileWidth; ++k, w *= 2) {
+    LaunchExpr gt;
+    gt.kind = K::Cmp;
+    gt.type = ScalarKind::Bool;
+    gt.pred = "gt";
+    gt.operands = {last, p.constExpr(w / 2)};
+    LaunchExpr sel;
+    sel.kind = K::Select;
+    sel.type = ScalarKind::I64;
+    sel.operands = {p.addExpr(gt), p.constExpr(k), shift};
+    shift = p.addExpr(sel);
+  }
+  return shift;
+}
+
+unsigned intent::phys::tileLength(Program &p,
+                                  const std::vector<unsigned> &extents,
+                                  int dim, int threads, int rows) {
+  using K = LaunchExpr::Kind;
+  auto ceilDiv = [&](unsigned e, unsigned k) {
+    return p.binaryExpr(
+        K::Div, p.binaryExpr(K::Add, e, p.binaryExpr(K::Sub, k, p.constExpr(1))),
+        k);
+  };
+  const unsigned last = extents.size() - 1;
+  const unsigned tx = tileWidthExpr(p, extents[last]);
+  const unsigned ty = p.binaryExpr(K::Div, p.constExpr(threads), tx);
+  const unsigned r = rows == 1 ? ty : p.binaryExpr(K::Mul, p.constExpr(rows), ty);
+  unsigned n = 0;
+  bool first = true;
+  for (unsigned d = 0; d < extents.size(); ++d) {
+    unsigned f = d == static_cast<unsigned>(dim) ? ceilDiv(extents[d], r)
+                 : d == last                     ? ceilDiv(extents[d], tx)
+                                                 : extents[d];
+    n = first ? f : p.binaryExpr(K::Mul, n, f);
+    first = false;
+  }
+  return n;
+}
+
+void intent::phys::tileSegment(Program &p, unsigned index, int dim,
+                               int rows) {
+  Segment &seg = p.segments[index];
+  Op *op = segmentOp(p, seg.group);
+  assert(op && !seg.team && !seg.ordered && seg.tile < 0 &&
+         p.scope == ExecScope::CTA && p.ctaThreads % kTileWidth == 0 &&
+         seg.extents.size() >= 2 && dim >= 0 &&
+         dim + 1 < static_cast<int>(seg.extents.size()));
+  if (seg.spread) {
+    // A spread segment's instance count operand stays; the attribute goes.
+    seg.spread = 0;
+    op->attrs.erase(std::remove_if(op->attrs.begin(), op->attrs.end(),
+                                   [](const auto &a) { return a.name == "spread"; }),
+                    op->attrs.end());
+  } else {
+    seg.instances = seg.length;
+    appendLaunchOperand(p, *op, seg.instances);
+  }
+  seg.tile = dim;
+  seg.tileRows = rows;
+  seg.length = tileLength(p, seg.extents, dim, p.ctaThreads, rows);
+  for (unsigned e : seg.extents)
+    appendLaunchOperand(p, *op, e);
+  op->setAttr("tile", static_cast<int64_t>(dim));
+  op->setAttr("rows", static_cast<int64_t>(rows));
+  Builder b(p);
+  Block &r = op->regions[0]->block;
+  b.addBlockArg(&r, Type::boolean(), "active");
+  for (int k = 1; k < rows; ++k) {
+    b.addBlockArg(&r, Type::index(), "local" + std::to_string(k));
+    b.addBlockArg(&r, Type::boolean(), "active" + std::to_string(k));
+  }
+  for (int k = 0; k < rows; ++k) {
+    b.addBlockArg(&r, Type::index(), "tlocal" + std::to_string(k));
+    b.addBlockArg(&r, Type::boolean(), "tactive" + std::to_string(k));
+  }
+  accessesPerThread(*op);
+  rederive(p);
+}
+
+bool intent::phys::isInstanceIndex(const Op &segOp, const Value *v) {
+  if (segOp.opcode != Opcode::Segment || segOp.regions.empty())
+    return false;
+  const Block &b = segOp.regions[0]->block;
+  if (b.args.empty())
+    return false;
+  if (v == b.args[0])
+    return true;
+  if (segOp.intAttr("tile", -1) < 0)
+    return false;
+  for (unsigned i = 0; i + 1 < b.args.size(); i += 2)
+    if (v == b.args[i])
+      return true;
+  return false;
+}
+
+const Value *intent::phys::tileActiveOf(const Op &segOp, const Value *v) {
+  if (segOp.opcode != Opcode::Segment || segOp.regions.empty() ||
+      segOp.intAttr("tile", -1) < 0)
+    return nullptr;
+  const Block &b = segOp.regions[0]->block;
+  for (unsigned i = 0; i + 1 < b.args.size(); i += 2)
+    if (v == b.args[i])
+      return b.args[i + 1];
+  return nullptr;
+}
+
+const Value *intent::phys::decodedIndex(const Op &segOp, const Op &op) {
+  std::function<const Value *(const Value *, unsigned)> from =
+      [&](const Value *v, unsigned depth) -> const Value * {
+    const Op *d = v->def;
+    if (!d || depth > 64)
+      return nullptr;
+    if (d->opcode == Opcode::Delinearize)
+      return isInstanceIndex(segOp, d->operands[0]) ? d->operands[0] : nullptr;
+    for (const Value *x : d->operands)
+      if (const Value *i = from(x, depth + 1))
+        return i;
+    return nullptr;
+  };
+  for (const Value *x : op.operands)
+    if (const Value *i = from(x, 0))
+      return i;
+  return nullptr;
+}
+
+int intent::phys::tileSlot(const Op &segOp, const Value *v) {
+  if (!v || segOp.intAttr("tile", -1) < 0 || segOp.regions.empty())
+    return -1;
+  const Block &b = segOp.regions[0]->block;
+  for (unsigned i = 0; i + 1 < b.args.size(); i += 2)
+    if (v == b.args[i])
+      return static_cast<int>(i / 2);
+  return -1;
 }

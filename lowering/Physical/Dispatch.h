@@ -58,6 +58,57 @@ void spreadSegment(Program &p, unsigned index, int threads);
 /// ceil(instances / width) * P programs. `width` divides ctaThreads.
 void teamSegment(Program &p, unsigned index, int width, unsigned parts);
 
+/// Instances along the last dimension of a tile segment's tile, at most.
+constexpr int kTileWidth = 32;
+
+/// Makes parallel segment `index` (rank >= 2, plain or spread, not team) a
+/// tile segment of a cta program of T threads (T a multiple of 32) with K =
+/// `rows` instances per thread: the instances are cut into tiles of R = K *
+/// TY along dimension `dim` (not the last) by TX along the last one, TX =
+/// tileWidthExpr (32, or the smallest power of two >= a shorter last
+/// extent, so a warp still covers 32 instances), TY = T / TX, one tile per
+/// program, the tiles numbered row-major over (the other dimensions,
+/// ceil(E_dim / R), ceil(E_last / TX)). Thread t of program q serves 2K
+/// instances of q's tile: direct ones at (dim, last) offsets (t / TX + k
+/// TY, t % TX) (a warp along the last dimension) and transposed ones at
+/// (m % R, m / R), m = t + k T (a warp along `dim`), k < K. Every thread
+/// enters the region with (instance_k, active_k) for k < K, then
+/// (transposed instance_k, transposed active_k): the row-major index of
+/// each (0 when the tile is partial and the offsets fall outside the
+/// domain) and whether it is inside. The region decodes each with a
+/// `delinearize` by the segment's extents; the pass keeps every store under
+/// the matching `active`. Length: the tile count.
+void tileSegment(Program &p, unsigned index, int dim, int rows);
+
+/// Whether `v` is an instance index of segment op `segOp`'s region: its
+/// first argument, or any of a tile segment's (its even-numbered
+/// arguments). Its `delinearize` by the extents gives instance coordinates.
+bool isInstanceIndex(const Op &segOp, const Value *v);
+
+/// A tile segment region's `active` argument for instance index `v`, or
+/// null when `v` is none.
+const Value *tileActiveOf(const Op &segOp, const Value *v);
+
+/// The instance index of segment op `segOp` whose `delinearize` an operand
+/// of `op` is computed from (the first found), or null.
+const Value *decodedIndex(const Op &segOp, const Op &op);
+
+/// A tile segment's instance slot of index argument `v`: k for the k-th
+/// direct instance, K + k for the k-th transposed one; -1 for none.
+int tileSlot(const Op &segOp, const Value *v);
+
+/// TX of a tile segment whose last extent is `last` (a launch expr):
+/// last > 16 ? 32 : last > 8 ? 16 : ... : 1.
+unsigned tileWidthExpr(Program &p, unsigned last);
+
+/// log2 of TX: last > 16 ? 5 : last > 8 ? 4 : ... : 0.
+unsigned tileShiftExpr(Program &p, unsigned last);
+
+/// The tile count of a tile segment of `extents` cut along `dim` in a
+/// program of `threads` threads per CTA, `rows` instances per thread.
+unsigned tileLength(Program &p, const std::vector<unsigned> &extents, int dim,
+                    int threads, int rows);
+
 } // namespace intent::phys
 
 #endif // INTENT_PHYSICAL_DISPATCH_H

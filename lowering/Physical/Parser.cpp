@@ -286,6 +286,17 @@ private:
         seg.team = true;
       }
     }
+    if (atIdent("tile")) {
+      take();
+      unsigned dim, rows;
+      if (!parseUnsigned(dim) || !expectIdent("rows") || !parseUnsigned(rows) ||
+          !expectIdent("instances") || !parseExprRef(seg.instances))
+        return false;
+      if (rows == 0)
+        return fail("a tile segment needs at least one row per thread");
+      seg.tile = static_cast<int>(dim);
+      seg.tileRows = static_cast<int>(rows);
+    }
     unsigned line = toks[pos - 1].line;
     if (!parseLoc(seg.loc))
       return false;

@@ -150,6 +150,9 @@ private:
         os << " spread " << seg.spread << " instances e" << seg.instances;
       if (seg.team)
         os << " team parts e" << seg.parts;
+      if (seg.tile >= 0)
+        os << " tile " << seg.tile << " rows " << seg.tileRows << " instances e"
+           << seg.instances;
       printLoc(seg.loc);
       os << "\n    // length = " << p.exprToString(seg.length)
          << "; offset = " << p.exprToString(seg.offset) << "\n";

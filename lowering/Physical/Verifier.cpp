@@ -12,6 +12,7 @@
 
 #include "KIR/Print.h"
 
+#include "Physical/Dispatch.h"
 #include "Physical/OpTable.h"
 #include "Physical/Structured.h"
 
@@ -115,7 +116,7 @@ private:
       const Segment &seg = p.segments[s];
       std::string at = "segment " + std::to_string(s) + ": ";
       bool ok = validExpr(seg.length) && validExpr(seg.offset) &&
-                (!seg.spread || validExpr(seg.instances)) &&
+                ((!seg.spread && seg.tile < 0) || validExpr(seg.instances)) &&
                 (!seg.team || (seg.spread && validExpr(seg.parts)));
       for (unsigned e : seg.extents)
         ok &= validExpr(e);
@@ -128,7 +129,8 @@ private:
                               "; segments are numbered by group");
       // The instance count: the length, or for a spread segment its own
       // expression ([dispatch] checks the length is ceil(count / spread)).
-      unsigned count = seg.spread ? seg.instances : seg.length;
+      unsigned count =
+          seg.spread || seg.tile >= 0 ? seg.instances : seg.length;
       if (seg.ordered) {
         // A cooperative program may run the one instance on several
         // programs (grid-reduce: they cooperate through a kept-zero
@@ -213,6 +215,12 @@ private:
       std::string at = "segment op for segment " + std::to_string(s) + ": ";
       if (op.intAttr("group", -1) != static_cast<int64_t>(seg.group))
         error("dispatch", at + "wrong group");
+      if (seg.tile >= 0) {
+        verifyTileDispatch(op, seg, pidOp, at);
+        continue;
+      }
+      if (op.intAttr("tile", -1) >= 0)
+        error("dispatch", at + "`tile` differs from the segment record");
       if (op.operands.size() != (seg.team ? 5u : seg.spread ? 4u : 3u) ||
           op.operands[0] != pidOp->result() ||
           !isLaunchValueOf(op.operands[1], seg.offset) ||
@@ -292,6 +300,78 @@ private:
                                 " is not the segment's extent e" +
                                 std::to_string(seg.extents[i]));
     }
+  }
+
+  /// A tile segment (Physical/Dispatch.h tileSegment): operands (pid, O_g,
+  /// L_g, N_g, extents...), the record's dimension, L_g the tile count, a
+  /// cta program of whole warps, the region (instance, active, transposed
+  /// instance, transposed active), each instance decoded by the extents.
+  void verifyTileDispatch(const Op &op, const Segment &seg, const Op *pidOp,
+                          const std::string &at) {
+    const unsigned r = seg.extents.size();
+    bool operandsOk = op.operands.size() == 4 + r &&
+                      op.operands[0] == pidOp->result() &&
+                      isLaunchValueOf(op.operands[1], seg.offset) &&
+                      isLaunchValueOf(op.operands[2], seg.length) &&
+                      isLaunchValueOf(op.operands[3], seg.instances);
+    for (unsigned d = 0; operandsOk && d < r; ++d)
+      operandsOk = isLaunchValueOf(op.operands[4 + d], seg.extents[d]);
+    if (!operandsOk) {
+      error("dispatch", at + "a tile segment's operands must be (program_id, "
+                             "O_g, L_g, N_g, its extents)");
+      return;
+    }
+    if (op.intAttr("tile", -1) != seg.tile ||
+        op.intAttr("rows", 1) != seg.tileRows)
+      error("dispatch", at + "`tile` / `rows` differ from the segment "
+                             "record's " + std::to_string(seg.tile) + " / " +
+                            std::to_string(seg.tileRows));
+    if (seg.spread || seg.team || seg.ordered || r < 2 ||
+        seg.tile + 1 >= static_cast<int>(r))
+      error("dispatch", at + "a tile segment is parallel, of rank >= 2, cut "
+                             "along a dimension before the last, and neither "
+                             "spread nor a team");
+    if (p.scope != ExecScope::CTA || p.ctaThreads <= 0 ||
+        p.ctaThreads % kTileWidth != 0)
+      error("dispatch", at + "a tile segment needs exec scope cta and whole "
+                             "warps per CTA (has " +
+                            std::to_string(p.ctaThreads) + " threads)");
+    else if (render(seg.length) != tileLengthString(seg))
+      error("dispatch", at + "length " + render(seg.length) +
+                            " is not the tile count " + tileLengthString(seg));
+    const Block &b = op.regions[0]->block;
+    if (seg.tileRows < 1 ||
+        b.args.size() != 4 * static_cast<unsigned>(seg.tileRows)) {
+      error("dispatch", at + "a tile segment's region takes (instance, active) "
+                             "for each of its direct and transposed instances");
+      return;
+    }
+    bool direct = false;
+    for (const auto &o : b.ops) {
+      if (o->opcode != Opcode::Delinearize ||
+          (o->operands[0] != b.args[0] && o->operands[0] != b.args[2]))
+        continue;
+      direct |= o->operands[0] == b.args[0];
+      bool byExtents = o->operands.size() == r + 1;
+      for (unsigned i = 0; byExtents && i < r; ++i)
+        byExtents = isLaunchValueOf(o->operands[i + 1], seg.extents[i]);
+      if (!byExtents)
+        error("dispatch", at + "a tile segment's instances are decoded by its " +
+                              std::to_string(r) + " extents");
+    }
+    if (!direct)
+      error("dispatch", at + "needs `delinearize %local` by its " +
+                            std::to_string(r) + " extents");
+  }
+
+  /// The tile count as Physical/Dispatch.cpp tileLength builds it (built
+  /// over a copy of the program's launch expressions).
+  std::string tileLengthString(const Segment &seg) const {
+    Program scratch;
+    scratch.exprs = p.exprs;
+    scratch.params = p.params;
+    return scratch.exprToString(
+        tileLength(scratch, seg.extents, seg.tile, p.ctaThreads, seg.tileRows));
   }
 
   /// `seg.length` is ceil(instances / W) * parts.
@@ -426,6 +506,16 @@ private:
               !b.args[1]->type.isIndex() || !b.args[2]->type.isBool())
             opError("structure", op, "team segment region takes `(%local: "
                                      "i64, %worker: i64, %active: bool)`");
+        } else if (op.intAttr("tile", -1) >= 0) {
+          bool pairs = !b.args.empty() &&
+                       b.args.size() == 4 * static_cast<size_t>(
+                                                std::max<int64_t>(1, op.intAttr("rows", 1)));
+          for (unsigned i = 0; pairs && i < b.args.size(); ++i)
+            pairs = i % 2 ? b.args[i]->type.isBool() : b.args[i]->type.isIndex();
+          if (!pairs)
+            opError("structure", op, "tile segment region takes `(%local: "
+                                     "i64, %active: bool)` for each of its "
+                                     "2 * rows instances");
         } else if (b.args.size() != 1 || !b.args[0]->type.isIndex()) {
           opError("structure", op, "segment region takes `%local: i64`");
         }

@@ -33,6 +33,7 @@
 #include "KIR/Contract.h"
 #include "KIR/ViewRelations.h"
 #include "Physical/Coop.h"
+#include "Physical/Dispatch.h"
 #include "Physical/Conflict.h"
 #include "Physical/InBounds.h"
 #include "Physical/Structured.h"
@@ -65,20 +66,28 @@ class Provenance {
 public:
   explicit Provenance(const Program &p) : p(p) {
     walk(*p.body, [&](const Op &op) {
-      if (op.opcode == Opcode::Segment)
-        bindLimits(p, op);
       if (op.opcode != Opcode::Delinearize)
         return;
       for (const Value *r : op.results) {
+        // Two decodes of one iteration (a tile segment's direct and
+        // transposed instances) name it by one atom: the first one's.
         std::string atom = "c" + std::to_string(r->id);
+        auto known = iteration.find({r->origin.op, r->origin.arg});
+        if (r->origin.op >= 0 && r->origin.arg >= 0 && known != iteration.end())
+          atom = known->second;
+        canonical[r] = atom;
         auto add = [&](const Origin &o) {
           if (o.op >= 0 && o.arg >= 0)
-            iteration[{o.op, o.arg}] = atom;
+            iteration.try_emplace({o.op, o.arg}, atom);
         };
         add(r->origin);
         for (const Origin &o : r->alsoFrom)
           add(o);
       }
+    });
+    walk(*p.body, [&](const Op &op) {
+      if (op.opcode == Opcode::Segment)
+        bindLimits(p, op);
     });
   }
 
@@ -195,8 +204,11 @@ public:
   Affine ofPhys(const Value *v, unsigned depth = 0) {
     if (depth > 64)
       return Affine::invalid();
-    if (v->def && v->def->opcode == Opcode::Delinearize)
-      return Affine::ofAtom("c" + std::to_string(v->id));
+    if (v->def && v->def->opcode == Opcode::Delinearize) {
+      auto it = canonical.find(v);
+      return Affine::ofAtom(it != canonical.end() ? it->second
+                                                  : "c" + std::to_string(v->id));
+    }
     Affine named =
         v->origin.value >= 0 ? kirAtom(v->origin.value) : Affine::invalid();
     if (!v->def) {
@@ -251,6 +263,8 @@ public:
 private:
   const Program &p;
   std::map<std::pair<int, int>, std::string> iteration;
+  /// A delinearize result -> the atom of its iteration.
+  std::map<const Value *, std::string> canonical;
   /// Instance coordinate atom -> every value of it is below this (a launch
   /// check bounds its segment extent).
   std::map<std::string, int64_t> limit;
@@ -264,18 +278,21 @@ private:
     const Segment &s = p.segments[g];
     const Block &b = seg.regions[0]->block;
     for (const auto &op : b.ops) {
-      if (op->opcode != Opcode::Delinearize || op->operands[0] != b.args[0] ||
+      if (op->opcode != Opcode::Delinearize ||
+          !isInstanceIndex(seg, op->operands[0]) ||
           op->results.size() != s.extents.size())
         continue;
       for (unsigned k = 0; k < s.extents.size(); ++k)
         for (const LaunchCheck &c : p.launchChecks)
           if (boundedBy(p, s.extents[k], c.extent)) {
-            std::string atom = "c" + std::to_string(op->result(k)->id);
+            auto known = canonical.find(op->result(k));
+            std::string atom = known != canonical.end()
+                                   ? known->second
+                                   : "c" + std::to_string(op->result(k)->id);
             auto [it, added] = limit.try_emplace(atom, indexLimit(c.type));
             if (!added)
               it->second = std::min(it->second, indexLimit(c.type));
           }
-      return;
     }
   }
 

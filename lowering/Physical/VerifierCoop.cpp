@@ -22,6 +22,7 @@
 #include "Physical/RowCache.h"
 #include "Physical/Structured.h"
 #include "Physical/Verifier.h"
+#include "Physical/Dispatch.h"
 
 #include <functional>
 
@@ -54,6 +55,10 @@ public:
         verifySplit(op, p.segments[g]);
       if (op.boolAttr("team") && op.regions[0]->block.args.size() == 3)
         verifyTeam(op);
+      if (op.intAttr("tile", -1) >= 0 &&
+          op.regions[0]->block.args.size() ==
+              4 * static_cast<size_t>(std::max<int64_t>(1, op.intAttr("rows", 1))))
+        verifyTeam(op);
     });
   }
 
@@ -61,12 +66,18 @@ public:
   /// a copy of the last instance, so a store or atomic on a view (the
   /// instance's effects) sits under an `if` whose condition requires
   /// `active` (the argument itself, or an `and` with it).
+  /// A tile segment: the same with the `active` argument of the instance
+  /// whose decode the store's coordinates use (the direct one's, or the
+  /// transposed one's when they use its decode), every thread entering.
   void verifyTeam(const Op &seg) {
-    const Value *active = seg.regions[0]->block.args[2];
-    // `active`, or a conjunction with it (CoopBuilder::both: select(x, y,
+    const Block &args = seg.regions[0]->block;
+    const bool tile = seg.intAttr("tile", -1) >= 0;
+    const Value *active = tile ? args.args[1] : args.args[2];
+    const Value *wanted = active;
+    // `wanted`, or a conjunction with it (CoopBuilder::both: select(x, y,
     // false)).
     std::function<bool(const Value *)> requires_ = [&](const Value *c) {
-      if (c == active)
+      if (c == wanted)
         return true;
       const Op *d = c->def;
       if (!d || d->opcode != Opcode::Select || d->operands.size() != 3)
@@ -84,15 +95,22 @@ public:
         return;
       if (!op.memory()->type.isView())
         return;
+      wanted = active;
+      if (tile)
+        if (const Value *index = decodedIndex(seg, op))
+          wanted = tileActiveOf(seg, index);
       bool guarded = false;
       for (const Op *o = op.parentOp(); o && o != &seg && !guarded;
            o = o->parentOp())
         guarded = o->opcode == Opcode::If && requires_(o->operands[0]) &&
                   inThen(op, *o);
       if (!guarded)
-        opError(op, "a store in a team segment must be guarded by the "
-                    "segment's `active` argument (inactive threads repeat "
-                    "the last instance)");
+        opError(op, tile ? "a store in a tile segment must be guarded by "
+                           "the `active` argument of the instance it decodes "
+                           "(a thread of a partial tile has no instance)"
+                         : "a store in a team segment must be guarded by the "
+                           "segment's `active` argument (inactive threads "
+                           "repeat the last instance)");
     });
   }
 

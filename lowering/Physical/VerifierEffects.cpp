@@ -10,6 +10,7 @@
 
 #include "Physical/Verifier.h"
 
+#include "Physical/Dispatch.h"
 #include "Physical/PhysAffine.h"
 #include "Physical/Structured.h"
 #include "Physical/Widen.h"
@@ -34,13 +35,15 @@ public:
 
   std::vector<AccessSummary> run() {
     const Block &b = seg.regions[0]->block;
+    // A tile segment decodes two instances per thread (the direct and the
+    // transposed one): both are instance coordinates.
     for (const auto &op : b.ops)
-      if (op->opcode == Opcode::Delinearize && op->operands[0] == b.args[0]) {
+      if (op->opcode == Opcode::Delinearize &&
+          isInstanceIndex(seg, op->operands[0])) {
         for (unsigned k = 0; k < op->results.size(); ++k)
           aff.setCoord(op->result(k), k);
         space.rank = op->results.size();
         bindCoordLimits(op->results.size());
-        break;
       }
     walk(*seg.regions[0], [&](const Op &op) { bindRegionOp(op); });
     bindChunkElements();
@@ -211,6 +214,11 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
       parallelFors.insert(op.id);
   });
   std::map<int, unsigned> covered;
+  // A tile segment of K rows implements a KIR store once per instance slot
+  // of one family (the K direct or the K transposed instances): such a
+  // family counts as one store. KIR store -> segment op -> slots.
+  std::map<int, std::map<const Op *, std::vector<int>>> tileSlots;
+  const Op *segment = nullptr; // the enclosing segment op
   std::function<void(const Region &, IterSet)> visit = [&](const Region &r,
                                                            IterSet iters) {
     for (const auto &op : r.block.ops) {
@@ -221,7 +229,11 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
                        op->memory()->type.isBuffer() && op->access.kirOp < 0;
       if (!own && (op->opcode == Opcode::Store || isAtomic(op->opcode))) {
         int id = op->access.kirOp;
-        ++covered[id];
+        int slot = segment ? tileSlot(*segment, decodedIndex(*segment, *op)) : -1;
+        if (slot >= 0)
+          tileSlots[id][segment].push_back(slot);
+        else
+          ++covered[id];
         auto it = kirStores.find(id);
         if (it == kirStores.end()) {
           errors.push_back("[coverage] physical store op " +
@@ -265,17 +277,40 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
         if (op->opcode == Opcode::Segment)
           for (const auto &o : sub->block.ops)
             if (o->opcode == Opcode::Delinearize &&
-                o->operands[0] == sub->block.args[0])
+                isInstanceIndex(*op, o->operands[0]))
               for (const Value *c : o->results) {
                 inner.insert({c->origin.op, c->origin.arg});
                 for (const Origin &also : c->alsoFrom)
                   inner.insert({also.op, also.arg});
               }
+        const Op *outer = segment;
+        if (op->opcode == Opcode::Segment)
+          segment = op.get();
         visit(*sub, inner);
+        segment = outer;
       }
     }
   };
   visit(*p.body, {});
+  for (const auto &[id, bySegment] : tileSlots)
+    for (const auto &[seg, slots] : bySegment) {
+      // Exactly the slots 0..K-1 or K..2K-1, once each.
+      const int rows = static_cast<int>(std::max<int64_t>(1, seg->intAttr("rows", 1)));
+      std::vector<int> sorted = slots;
+      std::sort(sorted.begin(), sorted.end());
+      bool family = static_cast<int>(sorted.size()) == rows;
+      for (int k = 0; family && k < rows; ++k)
+        family = sorted[k] == sorted[0] + k && (sorted[0] == 0 || sorted[0] == rows);
+      if (family)
+        ++covered[id];
+      else
+        errors.push_back("[coverage] KIR store op " + std::to_string(id) +
+                         " is covered in tile segment op " +
+                         std::to_string(seg->id) + " by " +
+                         std::to_string(slots.size()) +
+                         " stores that are not one per instance of its " +
+                         std::to_string(rows) + " direct or transposed ones");
+    }
   for (const auto &[id, op] : kirStores) {
     unsigned n = covered.count(id) ? covered[id] : 0;
     if (n != 1)

@@ -259,11 +259,13 @@ private:
       // thread has one varies per thread.
       // Every thread enters a team segment (its arguments still vary per
       // thread): control stays as uniform as the dispatch.
+      // So does every thread of a tile segment's programs.
       bool spread = op.intAttr("spread", 0) > 0;
+      bool perThreadArgs = spread || op.intAttr("tile", -1) >= 0;
       Ctl inner = spread && !op.boolAttr("team") ? raise(ctl, PerThread, &op)
                                                  : ctl;
       for (const auto &r : op.regions) {
-        if (spread)
+        if (perThreadArgs)
           setArgs(*r, PerThread);
         block(r->block, inner);
       }

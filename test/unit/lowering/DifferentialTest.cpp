@@ -18,7 +18,18 @@ namespace {
 const ScalarKind F32 = ScalarKind::F32;
 const std::vector<int64_t> Sizes1D = {0, 1, 7, 33, 1000};
 const std::vector<std::pair<int64_t, int64_t>> Sizes2D = {
-    {0, 5}, {5, 0}, {1, 1}, {3, 7}, {31, 17}};
+    {0, 5}, {5, 0}, {1, 1}, {3, 7}, {31, 17}, {33, 70}};
+
+/// Programs of a 2-D pointwise segment after the tile pass: tiles of TY x TX
+/// instances, TX = 32 or the smallest power of two >= a shorter row, TY =
+/// 1024 / TX (docs/passes.md §9).
+int64_t tiles(int64_t r, int64_t c) {
+  int64_t tx = 1;
+  while (tx < 32 && c > tx)
+    tx *= 2;
+  int64_t ty = 1024 / tx;
+  return ((r + ty - 1) / ty) * ((c + tx - 1) / tx);
+}
 
 TEST(Differential, Saxpy) {
   auto m = loadKernel("saxpy.kir");
@@ -48,7 +59,7 @@ TEST(Differential, Nested2DFlattened) {
           out[i * c + j] = in[i * c + j] * -0.25f;
     };
     DiffOutcome o = runDifferential(*m->kernels[0], a, ref, 7 * r + c);
-    EXPECT_EQ(o.total, r * c) << "one program per (i, j)";
+    EXPECT_EQ(o.total, tiles(r, c)) << "one program per tile of (i, j)";
   }
 }
 
@@ -69,10 +80,12 @@ TEST(Differential, TwoGroupsDifferentExtentsAndRanks) {
       };
       DiffOutcome o = runDifferential(*m->kernels[0], a, ref, n * 31 + r + c);
       ASSERT_EQ(o.segmentLengths.size(), 2u);
-      // Group 0 is pointwise: widened, one program per chunk of 4.
-      EXPECT_EQ(o.segmentLengths[0], (n + 3) / 4);
-      EXPECT_EQ(o.segmentLengths[1], r * c);
-      EXPECT_EQ(o.total, (n + 3) / 4 + r * c);
+      // Group 1 is tiled (a cta program of 1024 threads); group 0 is
+      // pointwise: spread over those threads and widened, one instance per
+      // chunk of 4.
+      EXPECT_EQ(o.segmentLengths[0], ((n + 3) / 4 + 1023) / 1024);
+      EXPECT_EQ(o.segmentLengths[1], tiles(r, c));
+      EXPECT_EQ(o.total, ((n + 3) / 4 + 1023) / 1024 + tiles(r, c));
     }
 }
 
@@ -114,7 +127,7 @@ TEST(Differential, ZeroLengthSegmentLeavesOtherGroupIntact) {
   DiffOutcome o = runDifferential(*m->kernels[0], a, ref, 5);
   ASSERT_EQ(o.segmentLengths.size(), 2u);
   EXPECT_EQ(o.segmentLengths[0], 0);
-  EXPECT_EQ(o.total, 12);
+  EXPECT_EQ(o.total, 1) << "the 4 x 3 group is one tile";
 }
 
 TEST(Differential, OrderedLoopWithBreak) {
@@ -237,7 +250,7 @@ TEST(Differential, SubViewsRowSliceTranspose) {
           out[i * c + j] = in[j * (r + 1) + i + 1];
     };
     DiffOutcome o = runDifferential(*m->kernels[0], a, ref, 70 + r + c);
-    EXPECT_EQ(o.total, r * c);
+    EXPECT_EQ(o.total, tiles(r, c));
   }
 }
 
@@ -272,7 +285,7 @@ TEST(Differential, ReshapeAndBroadcast) {
       };
       DiffOutcome o = runDifferential(*m->kernels[0], a, ref, 90 + r + half);
       ASSERT_EQ(o.segmentLengths.size(), 2u);
-      EXPECT_EQ(o.segmentLengths[0], r * c);
+      EXPECT_EQ(o.segmentLengths[0], tiles(r, c));
       EXPECT_EQ(o.segmentLengths[1], 1) << "reshape write is not provably unique";
     }
 }

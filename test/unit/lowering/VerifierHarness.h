@@ -12,6 +12,8 @@
 
 #include "Physical/Verifier.h"
 
+#include <set>
+
 namespace intent::test {
 
 /// A KIR module and the program built from one of its kernels.
@@ -25,7 +27,8 @@ struct Built {
 /// Builds kernel `name` (default: the first) of the KIR text; with
 /// `passes` false, as construction leaves it (no physical passes).
 inline Built build(const std::string &text, const std::string &name = "",
-                   bool passes = true) {
+                   bool passes = true,
+                   const std::set<std::string> &disabled = {}) {
   Built b;
   std::string err;
   b.module = kir::parseModule(text, "test.kir", err);
@@ -35,6 +38,7 @@ inline Built build(const std::string &text, const std::string &name = "",
       b.index = i;
   PipelineOptions o;
   o.physicalPasses = passes;
+  o.disabledPasses = disabled;
   PipelineResult r = runPipeline(b.kernel(), o);
   EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
   b.program = std::move(r.program);
@@ -46,8 +50,10 @@ inline Built build(const std::string &text, const std::string &name = "",
 
 /// Builds kernel `kernel` (default: the first) of test/lit/construction/<name>.
 inline Built buildFile(const std::string &name, const std::string &kernel = "",
-                       bool passes = true) {
-  return build(readFile(litFile("construction", name)), kernel, passes);
+                       bool passes = true,
+                       const std::set<std::string> &disabled = {}) {
+  return build(readFile(litFile("construction", name)), kernel, passes,
+               disabled);
 }
 
 /// The `nth` op with opcode `opc` in pre-order.

@@ -65,7 +65,8 @@ TEST(Verifier, LaunchUsesOnlyLaunchVisibleValues) {
 }
 
 TEST(Verifier, SegmentLengthIsProductOfExtents) {
-  Built b = buildFile("nested_2d.kir");
+  // Construction's segment (the tile pass would make it a tile segment).
+  Built b = buildFile("nested_2d.kir", "", true, {"tile"});
   b.program->segments[0].length = b.program->segments[0].extents[0];
   expectError(b, "[segments]", "is not the product of its extents");
 }

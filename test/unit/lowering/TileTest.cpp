@@ -1,0 +1,259 @@
+//===- TileTest.cpp - The tile pass and tile segments ----------------------===//
+//
+// passes::tile (docs/passes.md §9): rank >= 2 pointwise segments become tile
+// segments (Physical/Dispatch.h tileSegment); transposed accesses go through
+// a shared tile. The physical interpreter (CTAs of fibers, race check)
+// against the KIR interpreter and a C++ reference on permutations whose tile
+// runs along different dimensions and on partial tiles; the form prints and
+// parses back; the verifier rejects broken tile segments; a dropped barrier
+// is a shared-memory race.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VerifierHarness.h"
+
+#include "Interpreter/PhysInterpreter.h"
+#include "Passes/Passes.h"
+#include "Physical/Dispatch.h"
+#include "Physical/Parser.h"
+
+#include <algorithm>
+
+using namespace intent;
+using namespace intent::test;
+using kir::ScalarKind;
+
+namespace {
+
+// out(b, j, i) = x(b, i, j): the store is transposed along dimension 1.
+const char *kPermute = R"(
+kernel @permute3 (%0 out: view<i32, 3> w, %1 x: view<const i32, 3> r) loc(1:1) {
+  %2 = extent %1 {dim = 0} : i64 loc(2:3)
+  %3 = extent %1 {dim = 1} : i64 loc(2:3)
+  %4 = extent %1 {dim = 2} : i64 loc(2:3)
+  parallel_for %2, %3, %4 loc(2:3) {
+  ^(%5: i64, %6: i64, %7: i64):
+    %8 = load %1, %5, %6, %7 : i32 loc(3:5)
+    store %0, %8, %5, %7, %6 loc(3:5)
+    yield
+  }
+  return
+}
+)";
+
+// out(k, j, i) = x(i, j, k) + y(k, j, i): the tile runs along (0, 2); the
+// load of x is direct, the load of y and the store transposed.
+const char *kReverse = R"(
+kernel @reverse3 (%0 out: view<f32, 3> w, %1 x: view<const f32, 3> r, %2 y: view<const f32, 3> r) loc(1:1) {
+  %3 = extent %1 {dim = 0} : i64 loc(2:3)
+  %4 = extent %1 {dim = 1} : i64 loc(2:3)
+  %5 = extent %1 {dim = 2} : i64 loc(2:3)
+  parallel_for %3, %4, %5 loc(2:3) {
+  ^(%6: i64, %7: i64, %8: i64):
+    %9 = load %1, %6, %7, %8 : f32 loc(3:5)
+    %10 = load %2, %8, %7, %6 : f32 loc(3:5)
+    %11 = add %9, %10 : f32 loc(3:5)
+    store %0, %11, %8, %7, %6 loc(3:5)
+    yield
+  }
+  return
+}
+)";
+
+std::unique_ptr<kir::Module> parse(const char *text) {
+  std::string err;
+  auto m = kir::parseModule(text, "tile.kir", err);
+  EXPECT_TRUE(m) << err;
+  return m;
+}
+
+phys::Op *tileOp(phys::Program &p) {
+  phys::Op *found = nullptr;
+  phys::walkMutable(*p.body, [&](phys::Op &op) {
+    if (op.opcode == phys::Opcode::Segment && op.intAttr("tile", -1) >= 0)
+      found = &op;
+  });
+  return found;
+}
+
+TEST(Tile, PermutationMatchesTheKIRInterpreter) {
+  auto m = parse(kPermute);
+  for (auto [b, n, k] : std::vector<std::array<int64_t, 3>>{
+           {0, 3, 3}, {1, 1, 1}, {2, 33, 31}, {3, 64, 65}, {1, 5, 100}}) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I32, {b, k, n}),
+                              ArgSpec::view(ScalarKind::I32, {b, n, k})};
+    auto ref = [&, b = b, n = n, k = k](Memory &mem) {
+      int32_t *out = mem.as<int32_t>(0), *x = mem.as<int32_t>(1);
+      for (int64_t p = 0; p < b; ++p)
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < k; ++j)
+            out[(p * k + j) * n + i] = x[(p * n + i) * k + j];
+    };
+    DiffOutcome o = runDifferential(*m->kernels[0], a, ref, b + n + k);
+    // Tiles of 32 x 32 along (1, 2), one per (b, tile).
+    EXPECT_EQ(o.total, b * ((n + 31) / 32) * ((k + 31) / 32));
+  }
+}
+
+TEST(Tile, ReversalTilesTheFirstAndLastDimensions) {
+  auto m = parse(kReverse);
+  for (auto [n0, n1, n2] : std::vector<std::array<int64_t, 3>>{
+           {0, 2, 2}, {1, 1, 1}, {33, 2, 40}, {7, 3, 70}}) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::F32, {n2, n1, n0}),
+                              ArgSpec::view(ScalarKind::F32, {n0, n1, n2}),
+                              ArgSpec::view(ScalarKind::F32, {n2, n1, n0})};
+    auto ref = [&, n0 = n0, n1 = n1, n2 = n2](Memory &mem) {
+      float *out = mem.as<float>(0), *x = mem.as<float>(1), *y = mem.as<float>(2);
+      for (int64_t i = 0; i < n0; ++i)
+        for (int64_t j = 0; j < n1; ++j)
+          for (int64_t k = 0; k < n2; ++k) {
+            int64_t r = (k * n1 + j) * n0 + i;
+            out[r] = x[(i * n1 + j) * n2 + k] + y[r];
+          }
+    };
+    DiffOutcome o = runDifferential(*m->kernels[0], a, ref, n0 + n1 + n2);
+    EXPECT_EQ(o.total, n1 * ((n0 + 31) / 32) * ((n2 + 31) / 32));
+  }
+  Built b = build(kReverse);
+  phys::Op *seg = tileOp(*b.program);
+  ASSERT_TRUE(seg);
+  EXPECT_EQ(seg->intAttr("tile"), 0);
+  EXPECT_EQ(b.program->segments[0].tile, 0);
+  // Two shared tiles (the load of y, the store), 2T floats each (TY rows
+  // of TX + 1 for any TX).
+  unsigned tiles = 0;
+  for (const phys::Buffer &buf : b.program->buffers)
+    tiles += buf.scope == phys::BufferScope::CTAShared && buf.size == 2 * 1024;
+  EXPECT_EQ(tiles, 2u);
+}
+
+TEST(Tile, PrintsAndParsesBack) {
+  Built b = build(kPermute);
+  std::string text = phys::programToString(*b.program);
+  EXPECT_NE(text.find(" tile 1 rows 4 instances e"), std::string::npos) << text;
+  EXPECT_NE(text.find("{group = 0, tile = 1, rows = 4}"), std::string::npos)
+      << text;
+  std::vector<std::unique_ptr<phys::Program>> parsed;
+  std::string err;
+  ASSERT_TRUE(phys::parsePrograms(text, "tile.phys", parsed, err)) << err;
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_EQ(phys::programToString(*parsed[0]), text);
+  std::vector<std::string> errs;
+  EXPECT_TRUE(phys::verifyProgram(*parsed[0], nullptr, errs))
+      << (errs.empty() ? "" : errs[0]);
+}
+
+TEST(Tile, NotAppliedRemarks) {
+  // A rank-1 segment is widen's; a tiled one is not tiled again.
+  Built b = buildFile("saxpy.kir");
+  EXPECT_EQ(b.program->segments[0].tile, -1);
+  std::string what;
+  EXPECT_EQ(passes::applyTileSegment(*b.program, 0, what),
+            "the instance domain is one-dimensional");
+  Built n = buildFile("nested_2d.kir", "", true, {"tile"});
+  EXPECT_EQ(passes::applyTileSegment(*n.program, 0, what), "");
+  EXPECT_NE(what.find("tiles of 32 x 32 instances"), std::string::npos) << what;
+  EXPECT_EQ(passes::applyTileSegment(*n.program, 0, what),
+            "the group is not one instance per thread");
+}
+
+TEST(Tile, VerifierWantsTheTileCount) {
+  Built b = build(kPermute);
+  // The length expression (the operand's and the total's) counts
+  // instances, not tiles.
+  phys::Segment &seg = b.program->segments[0];
+  b.program->exprs[seg.length] = b.program->exprs[seg.instances];
+  expectError(b, "[dispatch]", "is not the tile count");
+}
+
+TEST(Tile, VerifierWantsTheInstanceCount) {
+  Built b = build(kPermute);
+  b.program->segments[0].instances = b.program->segments[0].extents[0];
+  expectError(b, "[segments]", "is not the product of its extents");
+}
+
+TEST(Tile, VerifierWantsTheRecordAndTheOpToAgree) {
+  Built b = build(kPermute);
+  tileOp(*b.program)->setAttr("tile", int64_t(0));
+  expectError(b, "[dispatch]", "`tile` / `rows` differ from the segment record");
+}
+
+TEST(Tile, VerifierWantsTheExtentOperands) {
+  Built b = build(kPermute);
+  phys::Op *seg = tileOp(*b.program);
+  std::swap(seg->operands[4], seg->operands[5]);
+  expectError(b, "[dispatch]", "a tile segment's operands must be");
+}
+
+TEST(Tile, VerifierWantsWholeWarps) {
+  Built b = build(kPermute);
+  b.program->ctaThreads = 48;
+  expectError(b, "[dispatch]", "whole warps per CTA");
+}
+
+TEST(Tile, VerifierWantsStoresUnderActive) {
+  Built b = build(kPermute);
+  // The first staged store's `if %tactive0` (argument 2K + 1 of K = 4
+  // rows): make it unconditional.
+  phys::Op *seg = tileOp(*b.program);
+  phys::Op *guard = nullptr;
+  for (auto &op : seg->regions[0]->block.ops)
+    if (op->opcode == phys::Opcode::If &&
+        op->operands[0] == seg->regions[0]->block.args[9])
+      guard = op.get();
+  ASSERT_TRUE(guard);
+  phys::Builder bld(*b.program);
+  bld.setInsertionBlock(&seg->regions[0]->block);
+  phys::Op *t = bld.create(phys::Opcode::Constant, {}, {phys::Type::boolean()});
+  t->setAttr("value", true);
+  t->origin = guard->origin;
+  auto &ops = seg->regions[0]->block.ops;
+  std::unique_ptr<phys::Op> made = std::move(ops.back());
+  ops.pop_back();
+  made->parent = &seg->regions[0]->block;
+  ops.insert(ops.begin(), std::move(made));
+  guard->operands[0] = t->result();
+  expectError(b, "[coop]", "must be guarded by the `active` argument of the instance");
+}
+
+TEST(Tile, VerifierWantsTheTransposedStoreUnderItsOwnActive) {
+  Built b = build(kPermute);
+  // The staged store decodes the transposed instance: `if %active` (the
+  // direct instance's flag) does not cover it.
+  phys::Op *seg = tileOp(*b.program);
+  phys::Block &r = seg->regions[0]->block;
+  bool swapped = false;
+  for (auto &op : r.ops)
+    if (op->opcode == phys::Opcode::If && op->operands[0] == r.args[9]) {
+      op->operands[0] = r.args[1];
+      swapped = true;
+    }
+  ASSERT_TRUE(swapped);
+  expectError(b, "[coop]", "must be guarded by the `active` argument of the instance");
+}
+
+TEST(Tile, DroppedBarrierIsASharedMemoryRace) {
+  Built b = build(kPermute);
+  phys::Op *seg = tileOp(*b.program);
+  auto &ops = seg->regions[0]->block.ops;
+  // The barrier between the body's writes of the tile and the staged
+  // stores' reads.
+  auto it = std::find_if(ops.begin(), ops.end(), [](const auto &o) {
+    return o->opcode == phys::Opcode::Barrier;
+  });
+  ASSERT_NE(it, ops.end());
+  ops.erase(it);
+  std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I32, {2, 40, 33}),
+                            ArgSpec::view(ScalarKind::I32, {2, 33, 40})};
+  Memory mem = makeMemory(a, 3);
+  interp::PhysRunOptions opts;
+  opts.detectRaces = true;
+  interp::PhysRunResult pr =
+      interp::runProgram(*b.program, test::bind(a, mem), opts);
+  ASSERT_FALSE(pr.ok);
+  EXPECT_NE(pr.error.find("shared-memory race on buffer tile0"),
+            std::string::npos)
+      << pr.error;
+}
+
+} // namespace
