@@ -177,16 +177,7 @@ std::string intent::emit::detail::literal(const AttrValue &v, ScalarKind k) {
   return "static_cast<" + scalarCxx(k) + ">(" + text + ")";
 }
 
-/// Launch expressions that ride in the kernel's parameters at most (8
-/// bytes each; the parameter space holds 4 KiB).
-constexpr size_t kMaxLaunchValuesInArgs = 256;
-
 void ProgramEmitter::emit() {
-  launchInArgs = p.exprs.size() <= kMaxLaunchValuesInArgs;
-  if (launchInArgs) {
-    emitLaunchStruct();
-    launchStructEmitted = true;
-  }
   emitArgs();
   emitLaunchEvaluator();
   emitStageBytesFunction();
@@ -263,19 +254,7 @@ void ProgramEmitter::emitArgs() {
   os << "  void *workspace;\n";
   // INTENT_CHECK=bounds: set by the runtime, null when checks are off.
   os << "  ::intent::rt::bounds_record *check;\n";
-  // The launch expressions, evaluated once by the wrapper.
-  if (launchInArgs)
-    os << "  " << m << "_launch L;\n";
   os << "};\n\n";
-}
-
-void ProgramEmitter::emitLaunchStruct() {
-  os << "/// Launch expressions of " << p.name
-     << " (segment lengths, offsets, total).\n";
-  os << "struct " << m << "_launch {\n";
-  for (unsigned e = 0; e < p.exprs.size(); ++e)
-    os << "  " << scalarCxx(p.exprs[e].type) << " e" << e << ";\n";
-  os << "};\n";
 }
 
 std::string ProgramEmitter::exprText(unsigned e) {
@@ -307,6 +286,8 @@ std::string ProgramEmitter::exprText(unsigned e) {
     return operand(0) + " / " + operand(1);
   case LaunchExpr::Kind::Rem:
     return operand(0) + " % " + operand(1);
+  case LaunchExpr::Kind::Shr:
+    return operand(0) + " >> " + operand(1);
   case LaunchExpr::Kind::Min:
     return operand(0) + " < " + operand(1) + " ? " + operand(0) + " : " +
            operand(1);
@@ -324,8 +305,12 @@ std::string ProgramEmitter::exprText(unsigned e) {
 }
 
 void ProgramEmitter::emitLaunchEvaluator() {
-  if (!launchStructEmitted)
-    emitLaunchStruct();
+  os << "/// Launch expressions of " << p.name
+     << " (segment lengths, offsets, total).\n";
+  os << "struct " << m << "_launch {\n";
+  for (unsigned e = 0; e < p.exprs.size(); ++e)
+    os << "  " << scalarCxx(p.exprs[e].type) << " e" << e << ";\n";
+  os << "};\n";
   os << "static INTENT_HD inline " << m << "_launch " << m
      << "_eval(const " << m << "_args &a) {\n";
   for (unsigned e = 0; e < p.exprs.size(); ++e)
@@ -363,10 +348,7 @@ void ProgramEmitter::emitProgramFunction() {
         ++regReduceCount;
     });
   indent();
-  if (launchInArgs)
-    os << "const " << m << "_launch &L = a.L;\n";
-  else
-    os << "const " << m << "_launch L = " << m << "_eval(a);\n";
+  os << "const " << m << "_launch L = " << m << "_eval(a);\n";
   indent();
   os << "(void)L;\n";
   const Block &entry = p.body->block;
@@ -1298,8 +1280,6 @@ void ProgramEmitter::emitWrapper() {
   emitAliasCheck(os, p);
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
-  if (launchInArgs)
-    os << "  __intent_args.L = __intent_L;\n";
   // Preconditions of the analysis (Program::launchChecks): an index of a
   // narrower integer type numbers every iteration.
   for (const phys::LaunchCheck &c : p.launchChecks)

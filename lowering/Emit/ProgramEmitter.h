@@ -63,13 +63,7 @@ private:
   /// distributed ops are their ordered loops (the physical IR's semantics)
   /// and there is no staging, register row, barrier or shuffle.
   bool hostSerial = false;
-  /// The launch expressions travel in the ABI struct (`a.L`, evaluated once
-  /// by the host wrapper) instead of being evaluated by every thread: the
-  /// kernel's own program (not a serial twin), when they are few enough for
-  /// the kernel parameter space.
-  bool launchInArgs = false;
-  /// emitLaunchEvaluator without the struct (emitted before the ABI struct).
-  bool launchStructEmitted = false;
+
   /// Whether `p` gets a host serial form: exec scope cta without
   /// cooperative primitives (a program written with them runs its threads
   /// as host fibers).
@@ -103,7 +97,6 @@ private:
   /// One evaluator serves the host wrapper (grid size) and the kernel
   /// (segment dispatch): both bind to the same expressions.
   void emitLaunchEvaluator();
-  void emitLaunchStruct();
 
   // --- Program body ------------------------------------------------------------
   void emitProgramFunction();

@@ -216,22 +216,40 @@ unsigned intent::phys::tileShiftExpr(Program &p, unsigned last) {
 unsigned intent::phys::tileLength(Program &p,
                                   const std::vector<unsigned> &extents,
                                   int dim, int threads, int rows) {
+  // Shifts where the sizes are powers of two (every thread evaluates the
+  // launch expressions: no 64-bit division by a launch-time value).
   using K = LaunchExpr::Kind;
-  auto ceilDiv = [&](unsigned e, unsigned k) {
-    return p.binaryExpr(
-        K::Div, p.binaryExpr(K::Add, e, p.binaryExpr(K::Sub, k, p.constExpr(1))),
-        k);
-  };
   const unsigned last = extents.size() - 1;
   const unsigned tx = tileWidthExpr(p, extents[last]);
-  const unsigned ty = p.binaryExpr(K::Div, p.constExpr(threads), tx);
-  const unsigned r = rows == 1 ? ty : p.binaryExpr(K::Mul, p.constExpr(rows), ty);
+  const unsigned s = tileShiftExpr(p, extents[last]);
+  const unsigned one = p.constExpr(1);
+  auto ceilShift = [&](unsigned e, unsigned k, unsigned sh) {
+    return p.binaryExpr(
+        K::Shr, p.binaryExpr(K::Add, e, p.binaryExpr(K::Sub, k, one)), sh);
+  };
+  const int64_t kt = static_cast<int64_t>(threads) * rows;
+  const bool pow2 = (kt & (kt - 1)) == 0;
+  int64_t log2kt = 0;
+  while ((int64_t(1) << (log2kt + 1)) <= kt)
+    ++log2kt;
+  // R = K T / TX rows along `dim`.
+  const unsigned r = pow2 ? p.binaryExpr(K::Shr, p.constExpr(kt), s)
+                          : p.binaryExpr(K::Div, p.constExpr(kt), tx);
   unsigned n = 0;
   bool first = true;
   for (unsigned d = 0; d < extents.size(); ++d) {
-    unsigned f = d == static_cast<unsigned>(dim) ? ceilDiv(extents[d], r)
-                 : d == last                     ? ceilDiv(extents[d], tx)
-                                                 : extents[d];
+    unsigned f;
+    if (d == static_cast<unsigned>(dim))
+      f = pow2 ? ceilShift(extents[d], r,
+                           p.binaryExpr(K::Sub, p.constExpr(log2kt), s))
+               : p.binaryExpr(K::Div,
+                              p.binaryExpr(K::Add, extents[d],
+                                           p.binaryExpr(K::Sub, r, one)),
+                              r);
+    else if (d == last)
+      f = ceilShift(extents[d], tx, s);
+    else
+      f = extents[d];
     n = first ? f : p.binaryExpr(K::Mul, n, f);
     first = false;
   }

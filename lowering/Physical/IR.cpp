@@ -99,6 +99,8 @@ llvm::StringRef intent::phys::launchExprKindName(LaunchExpr::Kind k) {
     return "div";
   case K::Rem:
     return "rem";
+  case K::Shr:
+    return "shr";
   case K::Min:
     return "min";
   case K::Max:
@@ -290,6 +292,8 @@ std::string Program::exprToString(unsigned idx) const {
     return "(" + sub(0) + " / " + sub(1) + ")";
   case K::Rem:
     return "(" + sub(0) + " % " + sub(1) + ")";
+  case K::Shr:
+    return "(" + sub(0) + " >> " + sub(1) + ")";
   case K::Min:
     return "min(" + sub(0) + ", " + sub(1) + ")";
   case K::Max:

@@ -147,6 +147,7 @@ struct LaunchExpr {
     Mul,
     Div, ///< C++ truncating division
     Rem,
+    Shr, ///< arithmetic right shift by operand 1 (in [0, 63])
     Min,
     Max,
     Neg,
