@@ -9,31 +9,35 @@
 // a(i, j)).
 //
 // After (docs/passes.md §9): a tile segment (Physical/Dispatch.h
-// tileSegment) of a cta program of T threads: each program serves a tile of
-// T / 32 x 32 instances along dimensions (a, last), every thread one
-// direct instance (a warp along the last dimension) and one transposed
-// instance (a warp along a), no division per thread. An access whose last
-// coordinate is instance coordinate a (plus a constant) while an earlier
-// one follows the last instance coordinate is transposed: it is done by
-// the transposed instances, through a cta_shared tile of T / 32 x 33
-// elements:
+// tileSegment) of a cta program of T threads (256 for a thread program) with
+// K instances per thread (4 at T = 256): each program serves a tile of R =
+// K T / TX by TX instances along dimensions (a, last), TX = 32 or the next
+// power of two >= a shorter last extent; every thread K direct instances (a
+// warp along the last dimension) and K transposed ones (a warp along a),
+// no division per instance. An access whose last coordinate is instance
+// coordinate a (plus an invariant) while an earlier one follows the last
+// instance coordinate is transposed: it is done by the transposed
+// instances, through a cta_shared tile of R rows of TX + 1 elements:
 //
-//   %c... = delinearize %local            // the direct instance
-//   %t... = delinearize %tlocal           // the transposed instance
-//   if %tactive { s_k[idx_t] = load v_k[coords at %t] }    // staged loads
+//   %c_k... = delinearize %local_k          // direct instance k < K
+//   %t_k... = delinearize %tlocal_k         // transposed instance k < K
+//   s[idxT_k] = load v[coords at %t_k]      // staged loads, unguarded
 //   barrier
-//   if %active { the body at %c, a staged load read as s_k[idx_d], a staged
-//                store written as s_m[idx_d] = value }
+//   body_k at %c_k for all k, loads and arithmetic first (unguarded: an
+//     inactive thread computes instance 0), a staged load read as
+//     s[idxD_k], a staged store written as s[idxD_k] = value
+//   if %active_k { the view stores of body k }
 //   barrier
-//   if %tactive { store w_m[coords at %t] = s_m[idx_t] }   // staged stores
+//   if %tactive_k { store w[coords at %t_k] = s[idxT_k] }   // staged stores
 //   barrier                        // a CTA may go on to another tile
 //
-// with idx_d = (t / 32) * 33 + t % 32 and idx_t = (t % TY) * 33 + t / TY
-// the same element of the tile for the two instances that address it.
-// a is the dimension the transposed accesses follow (the one most of their
-// bytes name; rank - 2 when there is none). Without transposed accesses
-// the tile only replaces the flat decode (N-D pointwise, stencils: a CTA's
-// neighbours share its tile and L1).
+// idxD_k and idxT_k name the same tile element for the two instances that
+// address it. a is the dimension the transposed accesses follow (the one
+// most of their bytes name; rank - 2 when there is none). Without
+// transposed accesses the tile only replaces the flat decode (N-D
+// pointwise, stencils: a CTA's neighbours share its tile and L1). A body
+// with a store inside an `if`, or a load of a view after its store, runs
+// whole under its `active`, one instance after the other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +58,8 @@ using namespace intent::phys;
 
 namespace {
 
-/// Threads of a program this pass makes cooperative: a tile of 32 x 32.
+/// Threads of a program this pass makes cooperative (4 instances each: a
+/// tile of 32 x 32).
 constexpr int kTileThreads = 256;
 /// Shared-memory bytes of a segment's tiles, at most.
 constexpr int64_t kMaxStagedBytes = 32 * 1024;
