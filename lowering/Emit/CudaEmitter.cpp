@@ -822,14 +822,10 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     const Op *owner = x->isBlockArg() && x->owner && x->owner->parent
                           ? x->owner->parent->parent
                           : nullptr;
-    if (owner && owner->opcode == Opcode::Segment &&
-        owner->intAttr("tile", -1) >= 0 && isInstanceIndex(*owner, x)) {
-      // Index argument 2i: direct instance i (i < K), else transposed
-      // instance i - K (emitTileDispatch's names).
-      const auto &args = owner->regions[0]->block.args;
-      const unsigned i =
-          (std::find(args.begin(), args.end(), x) - args.begin()) / 2;
-      const unsigned rows = args.size() / 4;
+    if (const int i = owner ? tileSlot(*owner, x) : -1; i >= 0) {
+      // Slot i: direct instance i (i < K), else transposed instance i - K
+      // (emitTileDispatch's names).
+      const int rows = owner->regions[0]->block.args.size() / 4;
       const std::string w = "tile" + std::to_string(owner->id) +
                             (i < rows ? "_c" + std::to_string(i)
                                       : "_t" + std::to_string(i - rows));

@@ -3,8 +3,8 @@
 #include "Physical/Dispatch.h"
 
 #include <algorithm>
-#include <functional>
 #include <cassert>
+#include <functional>
 
 using namespace intent;
 using namespace intent::phys;
@@ -177,27 +177,14 @@ void intent::phys::teamSegment(Program &p, unsigned index, int width,
   rederive(p);
 }
 
-unsigned intent::phys::tileWidthExpr(Program &p, unsigned last) {
-  using K = LaunchExpr::Kind;
-  unsigned tx = p.constExpr(1);
-  for (int w = 2; w <= kTileWidth; w *= 2) {
-    LaunchExpr gt;
-    gt.kind = K::Cmp;
-    gt.type = ScalarKind::Bool;
-    gt.pred = "gt";
-    gt.operands = {last, p.constExpr(w / 2)};
-    LaunchExpr sel;
-    sel.kind = K::Select;
-    sel.type = ScalarKind::I64;
-    sel.operands = {p.addExpr(gt), p.constExpr(w), tx};
-    tx = p.addExpr(sel);
-  }
-  return tx;
-}
+namespace {
 
-unsigned intent::phys::tileShiftExpr(Program &p, unsigned last) {
+/// last > 16 ? value(5) : last > 8 ? value(4) : ... : value(0), as launch
+/// expressions: TX = 2^S and S of a tile segment whose last extent is `last`.
+unsigned byTileShift(Program &p, unsigned last,
+                     const std::function<int64_t(int)> &value) {
   using K = LaunchExpr::Kind;
-  unsigned shift = p.constExpr(0);
+  unsigned e = p.constExpr(value(0));
   for (int k = 1, w = 2; w <= kTileWidth; ++k, w *= 2) {
     LaunchExpr gt;
     gt.kind = K::Cmp;
@@ -207,10 +194,20 @@ unsigned intent::phys::tileShiftExpr(Program &p, unsigned last) {
     LaunchExpr sel;
     sel.kind = K::Select;
     sel.type = ScalarKind::I64;
-    sel.operands = {p.addExpr(gt), p.constExpr(k), shift};
-    shift = p.addExpr(sel);
+    sel.operands = {p.addExpr(gt), p.constExpr(value(k)), e};
+    e = p.addExpr(sel);
   }
-  return shift;
+  return e;
+}
+
+} // namespace
+
+unsigned intent::phys::tileWidthExpr(Program &p, unsigned last) {
+  return byTileShift(p, last, [](int k) { return int64_t(1) << k; });
+}
+
+unsigned intent::phys::tileShiftExpr(Program &p, unsigned last) {
+  return byTileShift(p, last, [](int k) { return int64_t(k); });
 }
 
 unsigned intent::phys::tileLength(Program &p,
@@ -300,27 +297,12 @@ bool intent::phys::isInstanceIndex(const Op &segOp, const Value *v) {
   if (segOp.opcode != Opcode::Segment || segOp.regions.empty())
     return false;
   const Block &b = segOp.regions[0]->block;
-  if (b.args.empty())
-    return false;
-  if (v == b.args[0])
-    return true;
-  if (segOp.intAttr("tile", -1) < 0)
-    return false;
-  for (unsigned i = 0; i + 1 < b.args.size(); i += 2)
-    if (v == b.args[i])
-      return true;
-  return false;
+  return (!b.args.empty() && v == b.args[0]) || tileSlot(segOp, v) >= 0;
 }
 
 const Value *intent::phys::tileActiveOf(const Op &segOp, const Value *v) {
-  if (segOp.opcode != Opcode::Segment || segOp.regions.empty() ||
-      segOp.intAttr("tile", -1) < 0)
-    return nullptr;
-  const Block &b = segOp.regions[0]->block;
-  for (unsigned i = 0; i + 1 < b.args.size(); i += 2)
-    if (v == b.args[i])
-      return b.args[i + 1];
-  return nullptr;
+  int slot = tileSlot(segOp, v);
+  return slot < 0 ? nullptr : segOp.regions[0]->block.args[2 * slot + 1];
 }
 
 const Value *intent::phys::decodedIndex(const Op &segOp, const Op &op) {
@@ -343,7 +325,8 @@ const Value *intent::phys::decodedIndex(const Op &segOp, const Op &op) {
 }
 
 int intent::phys::tileSlot(const Op &segOp, const Value *v) {
-  if (!v || segOp.intAttr("tile", -1) < 0 || segOp.regions.empty())
+  if (!v || segOp.opcode != Opcode::Segment || segOp.intAttr("tile", -1) < 0 ||
+      segOp.regions.empty())
     return -1;
   const Block &b = segOp.regions[0]->block;
   for (unsigned i = 0; i + 1 < b.args.size(); i += 2)

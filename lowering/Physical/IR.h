@@ -200,9 +200,10 @@ struct Segment {
   unsigned parts = 0;
   /// A tile segment (Physical/Dispatch.h tileSegment): >= 0 is the
   /// instance dimension `a` that, with the last one, spans the tiles of
-  /// ctaThreads / 32 x 32 instances a program serves; every thread enters
-  /// the region with (instance, active, transposed instance, active).
-  /// `instances` is the instance count, `length` the tile count. -1: none.
+  /// R x TX instances a program serves; every thread enters the region with
+  /// an (instance, active) pair for each of its `tileRows` direct and
+  /// `tileRows` transposed instances. `instances` is the instance count,
+  /// `length` the tile count. -1: none.
   int tile = -1;
   /// A tile segment's instances per thread along `tile` (K): the tile has
   /// K * TY rows, the region 4K arguments.

@@ -303,9 +303,9 @@ private:
   }
 
   /// A tile segment (Physical/Dispatch.h tileSegment): operands (pid, O_g,
-  /// L_g, N_g, extents...), the record's dimension, L_g the tile count, a
-  /// cta program of whole warps, the region (instance, active, transposed
-  /// instance, transposed active), each instance decoded by the extents.
+  /// L_g, N_g, extents...), the record's dimension and rows, L_g the tile
+  /// count, a cta program of whole warps, the region's (instance, active)
+  /// pairs, every instance decoded by the extents.
   void verifyTileDispatch(const Op &op, const Segment &seg, const Op *pidOp,
                           const std::string &at) {
     const unsigned r = seg.extents.size();
@@ -348,8 +348,7 @@ private:
     }
     bool direct = false;
     for (const auto &o : b.ops) {
-      if (o->opcode != Opcode::Delinearize ||
-          (o->operands[0] != b.args[0] && o->operands[0] != b.args[2]))
+      if (o->opcode != Opcode::Delinearize || !isInstanceIndex(op, o->operands[0]))
         continue;
       direct |= o->operands[0] == b.args[0];
       bool byExtents = o->operands.size() == r + 1;
