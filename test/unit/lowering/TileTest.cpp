@@ -185,6 +185,21 @@ TEST(Tile, VerifierWantsTheExtentOperands) {
   expectError(b, "[dispatch]", "a tile segment's operands must be");
 }
 
+TEST(Tile, VerifierWantsEveryInstanceDecodedByTheExtents) {
+  Built b = build(kPermute);
+  // The decode of the third direct instance (argument 4) by swapped extents.
+  phys::Op *seg = tileOp(*b.program);
+  phys::Block &r = seg->regions[0]->block;
+  bool swapped = false;
+  for (auto &op : r.ops)
+    if (op->opcode == phys::Opcode::Delinearize && op->operands[0] == r.args[4]) {
+      std::swap(op->operands[1], op->operands[2]);
+      swapped = true;
+    }
+  ASSERT_TRUE(swapped);
+  expectError(b, "[dispatch]", "a tile segment's instances are decoded by its 3 extents");
+}
+
 TEST(Tile, VerifierWantsWholeWarps) {
   Built b = build(kPermute);
   b.program->ctaThreads = 48;
