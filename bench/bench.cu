@@ -564,12 +564,14 @@ void benchScan(Ctx &C) {
   measure(C, "scan", sizeName(N), Bytes, Ours);
 }
 
-void benchSegmentedSum(Ctx &C) {
-  long long Rows = C.O.Quick ? (1LL << 16) : (1LL << 22);
+/// CSR row sums: `Rows` rows of 0 .. 2 Avg members (uniform).
+void benchSegmentedSum(Ctx &C, long long Rows, int Avg) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows >> 6);
   std::vector<int> HOff(Rows + 1, 0);
   {
     std::mt19937_64 Rng(C.nextSeed());
-    std::uniform_int_distribution<int> Len(0, 128); // average 64
+    std::uniform_int_distribution<int> Len(0, 2 * Avg);
     for (long long R = 0; R < Rows; ++R)
       HOff[R + 1] = HOff[R] + Len(Rng);
   }
@@ -592,7 +594,7 @@ void benchSegmentedSum(Ctx &C) {
                            Rows);
   };
   double Bytes = (N + 2.0 * Rows + 1.0) * 4.0;
-  std::string Shape = sizeName(Rows) + "rows/avg64";
+  std::string Shape = sizeName(Rows) + "rows/avg" + std::to_string(Avg);
   peers::CubSegmentedSum Cub(X.get(), Y.get(), Off.get(), Rows);
   Variant Peer{"cub::DeviceSegmentedReduce::Sum", "peer", [&] { poison(C, Y); },
                [&] { Cub.run(C.S); }, Verify, ""};
@@ -1052,7 +1054,10 @@ const std::vector<Benchmark> &benchmarks() {
       {"sum", benchSum},
       {"argmax", benchArgmax},
       {"scan", benchScan},
-      {"segsum", benchSegmentedSum},
+      {"segsum-avg4", [](Ctx &C) { benchSegmentedSum(C, 1LL << 25, 4); }},
+      {"segsum-avg64", [](Ctx &C) { benchSegmentedSum(C, 1LL << 22, 64); }},
+      {"segsum-avg4096",
+       [](Ctx &C) { benchSegmentedSum(C, 1LL << 16, 4096); }},
       {"histogram", benchHistogram},
       {"softmax3-64x512x1024",
        [](Ctx &C) { benchSoftmax3(C, 64, 512, 1024); }},

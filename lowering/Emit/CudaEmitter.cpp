@@ -755,6 +755,32 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     ++depth;
     std::string local = name(id) + " - " + name(off);
     int64_t spread = op.intAttr("spread", 0);
+    if (spread && op.boolAttr("team") && op.boolAttr("lanes")) {
+      // A lane-team segment (Physical/Dispatch.h laneTeamSegment): teams of
+      // 2^S consecutive threads, (instance, worker, active).
+      const std::string v = std::to_string(op.id), s = name(op.operands[4]),
+                        n = name(op.operands[3]);
+      const std::string t = "(int64_t)::intent::rt::cta_thread()";
+      indent();
+      os << "const int64_t team_raw" << v << " = (" << local << ") * ("
+         << spread << " >> " << s << ") + (" << t << " >> " << s << ");\n";
+      indent();
+      os << "const bool team_active" << v << " = team_raw" << v << " < " << n
+         << ";\n";
+      indent();
+      os << "const int64_t team_inst" << v << " = team_active" << v
+         << " ? team_raw" << v << " : " << n << " - 1;\n";
+      indent();
+      os << "const int64_t team_worker" << v << " = " << t << " & (((int64_t)1 << "
+         << s << ") - 1);\n";
+      bindArgs(op.region(0)->block, {"team_inst" + v, "team_worker" + v,
+                                     "team_active" + v});
+      emitOps(op.region(0)->block, pid);
+      --depth;
+      indent();
+      os << "}\n";
+      return;
+    }
     if (spread && op.boolAttr("team")) {
       // A team segment (Physical/Dispatch.h teamSegment): every thread
       // enters with (instance, worker, active).

@@ -996,6 +996,25 @@ private:
       if (pid < off || pid - off >= len)
         return true;
       int64_t local = pid - off;
+      if (int64_t t = op.intAttr("spread", 0);
+          t && op.boolAttr("team") && op.boolAttr("lanes")) {
+        // A lane-team segment (Physical/Dispatch.h laneTeamSegment): teams
+        // of 2^S consecutive threads.
+        int64_t s = operand(4).i, n = operand(3).i;
+        if (s < 0 || (int64_t(1) << s) > ctaThreads)
+          return fail(op, "a lane-team segment's team shift " +
+                              std::to_string(s) + " is outside [0, log2 " +
+                              std::to_string(ctaThreads) + "]");
+        int64_t raw = local * (ctaThreads >> s) + (th->tid >> s);
+        bool active = raw < n;
+        Flow inner;
+        return execRegion(
+            *op.regions[0],
+            {Scalar::ofInt(ScalarKind::I64, active ? raw : n - 1),
+             Scalar::ofInt(ScalarKind::I64, th->tid & ((int64_t(1) << s) - 1)),
+             Scalar::ofBool(active)},
+            inner);
+      }
       if (int64_t t = op.intAttr("spread", 0); t && op.boolAttr("team")) {
         // A team segment (Physical/Dispatch.h teamSegment): every thread
         // enters with (instance, worker, active).

@@ -60,6 +60,15 @@ void colReduce(phys::Program &p, phys::RemarkSink &sink);
 std::string applyColReduceSegment(phys::Program &p, unsigned segment,
                                   std::string &what);
 
+/// Region folds on teams (RegionTeams.cpp): a segment whose instance is one
+/// region of a top-level region_fold becomes a lane-team segment, 2^S
+/// consecutive threads per region with S chosen at launch from the average
+/// region length, combined by warp shuffles (shared memory past a warp).
+/// applyRegionTeamsSegment maps one segment.
+void regionTeams(phys::Program &p, phys::RemarkSink &sink);
+std::string applyRegionTeamsSegment(phys::Program &p, unsigned segment,
+                                    std::string &what);
+
 /// Tiles of N-D pointwise segments (Tile.cpp): each thread-style parallel
 /// segment of rank >= 2 whose instance is pure code, loads, stores and ifs
 /// becomes a tile segment (T / 32 x 32 instances per CTA, no division per

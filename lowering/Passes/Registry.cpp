@@ -26,6 +26,8 @@ const PassInfo kPasses[] = {
      "keep a row expression in the register row slot"},
     {"col-reduce", colReduce, true,
      "reductions along an outer axis: 32 instances per CTA, split members"},
+    {"region-teams", regionTeams, true,
+     "region_fold regions on teams of 2^S threads sized by region length"},
     {"tile", tile, true,
      "N-D pointwise segments in tiles; transposed accesses via shared tiles"},
     {"widen", widen, true,

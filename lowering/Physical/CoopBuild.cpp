@@ -198,7 +198,8 @@ CoopBuilder::loop(const Values &init,
 }
 
 CoopBuilder::Values CoopBuilder::warpTreeDown(const Values &acc,
-                                              const Combine &combine) {
+                                              const Combine &combine,
+                                              Value *width) {
   // for (o = 1; o < 32; o <<= 1) { x = shfl_down(acc, o);
   //   if (lane + o < 32) acc = combine(acc, x); }
   // Ascending offsets keep member order: after offset o, lane l (a multiple
@@ -210,7 +211,8 @@ CoopBuilder::Values CoopBuilder::warpTreeDown(const Values &acc,
   Values init = {i32(1)};
   init.insert(init.end(), acc.begin(), acc.end());
   Values out = loop(
-      init, [&](const Values &c) { return cmp("lt", c[0], i32(32)); },
+      init,
+      [&](const Values &c) { return cmp("lt", c[0], width ? width : i32(32)); },
       [&](const Values &c) {
         Values mine(c.begin() + 1, c.end()), other;
         for (Value *v : mine)

@@ -116,8 +116,12 @@ public:
 
   // --- Reduction trees ---------------------------------------------------------
   /// The ordered shuffle-down tree over one warp (file header); lane 0
-  /// holds the warp's value, the other lanes partial ones.
-  Values warpTreeDown(const Values &acc, const Combine &combine);
+  /// holds the warp's value, the other lanes partial ones. With `width` (an
+  /// i32 power of two <= 32, uniform over the warp) the tree stops below
+  /// it: lane l, a multiple of width, holds lanes [l, l + width) combined
+  /// in order (the teams of a lane-team segment).
+  Values warpTreeDown(const Values &acc, const Combine &combine,
+                      Value *width = nullptr);
   /// The CTA's threads combine their accumulators (file header): `warpSlots`
   /// are the allocated cta_shared buffers of the warps' partials (one per
   /// component, 32 elements), `resultSlots` one-element buffers; `identity`

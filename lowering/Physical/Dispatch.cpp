@@ -64,7 +64,7 @@ void rederive(Program &p) {
     if (s.spread && op->operands.size() >= 4)
       retarget(op->operands[3], s.instances);
     if (s.team && op->operands.size() == 5)
-      retarget(op->operands[4], s.parts);
+      retarget(op->operands[4], s.lanes ? s.shift : s.parts);
     if (s.tile >= 0 && op->operands.size() >= 4)
       retarget(op->operands[3], s.instances);
     const Op *guard = op->parentOp();
@@ -125,6 +125,9 @@ void intent::phys::resizeSegment(Program &p, unsigned index,
     seg.instances = instances;
     seg.length = tileLength(p, seg.extents, seg.tile,
                             std::max(p.ctaThreads, kTileWidth), seg.tileRows);
+  } else if (seg.team && seg.lanes) {
+    seg.instances = instances;
+    seg.length = laneTeamLength(p, instances, seg.spread, seg.shift);
   } else if (seg.team) {
     seg.instances = instances;
     seg.length = teamLength(p, instances, seg.spread, seg.parts);
@@ -169,6 +172,48 @@ void intent::phys::teamSegment(Program &p, unsigned index, int width,
   op->setAttr("spread", static_cast<int64_t>(width));
   op->setAttr("team", true);
   // The region's (worker, active) arguments after the instance.
+  Builder b(p);
+  Block &r = op->regions[0]->block;
+  b.addBlockArg(&r, Type::index(), "worker");
+  b.addBlockArg(&r, Type::boolean(), "active");
+  accessesPerThread(*op);
+  rederive(p);
+}
+
+unsigned intent::phys::laneTeamLength(Program &p, unsigned instances,
+                                      int threads, unsigned shift) {
+  using K = LaunchExpr::Kind;
+  int log2T = 0;
+  while ((1 << log2T) < threads)
+    ++log2T;
+  // Teams per program T >> S; (instances + (T >> S) - 1) >> (log2 T - S).
+  unsigned per = p.binaryExpr(K::Shr, p.constExpr(threads), shift);
+  unsigned up = p.binaryExpr(
+      K::Add, instances, p.binaryExpr(K::Sub, per, p.constExpr(1)));
+  return p.binaryExpr(K::Shr, up,
+                      p.binaryExpr(K::Sub, p.constExpr(log2T), shift));
+}
+
+void intent::phys::laneTeamSegment(Program &p, unsigned index,
+                                   unsigned shift) {
+  Segment &seg = p.segments[index];
+  Op *op = segmentOp(p, seg.group);
+  assert(op && !seg.team && !seg.ordered && seg.tile < 0 &&
+         p.scope == ExecScope::CTA && p.ctaThreads > 0 &&
+         (p.ctaThreads & (p.ctaThreads - 1)) == 0);
+  if (!seg.spread) {
+    seg.instances = seg.length;
+    appendLaunchOperand(p, *op, seg.instances);
+  }
+  seg.spread = p.ctaThreads;
+  seg.team = true;
+  seg.lanes = true;
+  seg.shift = shift;
+  seg.length = laneTeamLength(p, seg.instances, p.ctaThreads, shift);
+  appendLaunchOperand(p, *op, shift);
+  op->setAttr("spread", static_cast<int64_t>(p.ctaThreads));
+  op->setAttr("team", true);
+  op->setAttr("lanes", true);
   Builder b(p);
   Block &r = op->regions[0]->block;
   b.addBlockArg(&r, Type::index(), "worker");

@@ -58,6 +58,24 @@ void spreadSegment(Program &p, unsigned index, int threads);
 /// ceil(instances / width) * P programs. `width` divides ctaThreads.
 void teamSegment(Program &p, unsigned index, int width, unsigned parts);
 
+/// Makes parallel segment `index` (plain or spread, not team or tile) a
+/// lane-team segment of a cta program of T threads (T a power of two): with
+/// S = `shift` (a launch expression in [0, log2 T]) and G = 2^S, program q
+/// of the segment serves the T / G instances q * (T >> S) + (thread_id >>
+/// S), each by the G consecutive threads of a team (a warp holds 32 / G
+/// teams when G <= 32); every thread enters the region with (instance,
+/// worker, active): the instance (clamped to the last one when not
+/// active), worker = thread_id & (G - 1), and whether the instance is real.
+/// The region (a pass's) keeps the instance's effects to active threads and
+/// its barriers uniform. Length ceil(instances / (T >> S)) programs, as
+/// (instances + (T >> S) - 1) >> (log2 T - S).
+void laneTeamSegment(Program &p, unsigned index, unsigned shift);
+
+/// The length expression of a lane-team segment of `instances` instances
+/// in a program of `threads` (a power of two) threads, team shift `shift`.
+unsigned laneTeamLength(Program &p, unsigned instances, int threads,
+                        unsigned shift);
+
 /// Instances along the last dimension of a tile segment's tile, at most.
 constexpr int kTileWidth = 32;
 

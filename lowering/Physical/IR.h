@@ -198,6 +198,13 @@ struct Segment {
   /// worker, active) (docs/physical-ir.md §4).
   bool team = false;
   unsigned parts = 0;
+  /// A lane-team segment (Physical/Dispatch.h laneTeamSegment), a team
+  /// segment whose teams are 2^shift consecutive threads (`shift` a launch
+  /// expr in [0, log2 ctaThreads]): program q serves instances q *
+  /// (ctaThreads >> shift) + thread_id >> shift, worker thread_id & (2^shift
+  /// - 1); `spread` is ctaThreads and `parts` unused.
+  bool lanes = false;
+  unsigned shift = 0;
   /// A tile segment (Physical/Dispatch.h tileSegment): >= 0 is the
   /// instance dimension `a` that, with the last one, spans the tiles of
   /// R x TX instances a program serves; every thread enters the region with

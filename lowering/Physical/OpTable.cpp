@@ -77,12 +77,14 @@ std::vector<OpInfo> buildTable() {
       op(O::LaunchValue, "launch_value").results(1).attr(intAttr("expr")).pure(),
       // (pid, offset, length[, instances[, parts]]): `spread` = T threads
       // share the instances, the fourth operand their count; a `team`
-      // segment's fifth operand is its programs per instance group
-      // (Physical/Dispatch.h); a `tile` segment's operands are (pid,
-      // offset, length, instances, extents...).
+      // segment's fifth operand is its programs per instance group, a
+      // `lanes` team segment's its team shift (Physical/Dispatch.h); a
+      // `tile` segment's operands are (pid, offset, length, instances,
+      // extents...).
       op(O::Segment, "segment").operands(3, kVariadic).regions({"body"})
           .attr(intAttr("group")).attr(optional(intAttr("spread")))
-          .attr(boolAttr("team", false)).attr(optional(intAttr("tile")))
+          .attr(boolAttr("team", false)).attr(boolAttr("lanes", false))
+          .attr(optional(intAttr("tile")))
           .attr(optional(intAttr("rows"))),
       op(O::Delinearize, "delinearize").operands(1, kVariadic)
           .results(0, kVariadic).pure(),

@@ -281,8 +281,14 @@ private:
       seg.spread = static_cast<int>(threads);
       if (atIdent("team")) {
         take();
-        if (!expectIdent("parts") || !parseExprRef(seg.parts))
+        if (atIdent("lanes")) {
+          take();
+          if (!expectIdent("shift") || !parseExprRef(seg.shift))
+            return false;
+          seg.lanes = true;
+        } else if (!expectIdent("parts") || !parseExprRef(seg.parts)) {
           return false;
+        }
         seg.team = true;
       }
     }

@@ -148,7 +148,9 @@ private:
       os << " length e" << seg.length << " offset e" << seg.offset;
       if (seg.spread)
         os << " spread " << seg.spread << " instances e" << seg.instances;
-      if (seg.team)
+      if (seg.team && seg.lanes)
+        os << " team lanes shift e" << seg.shift;
+      else if (seg.team)
         os << " team parts e" << seg.parts;
       if (seg.tile >= 0)
         os << " tile " << seg.tile << " rows " << seg.tileRows << " instances e"

@@ -117,7 +117,8 @@ private:
       std::string at = "segment " + std::to_string(s) + ": ";
       bool ok = validExpr(seg.length) && validExpr(seg.offset) &&
                 ((!seg.spread && seg.tile < 0) || validExpr(seg.instances)) &&
-                (!seg.team || (seg.spread && validExpr(seg.parts)));
+                (!seg.team ||
+                 (seg.spread && validExpr(seg.lanes ? seg.shift : seg.parts)));
       for (unsigned e : seg.extents)
         ok &= validExpr(e);
       if (!ok) {
@@ -226,9 +227,14 @@ private:
           !isLaunchValueOf(op.operands[1], seg.offset) ||
           !isLaunchValueOf(op.operands[2], seg.length) ||
           (seg.spread && !isLaunchValueOf(op.operands[3], seg.instances)) ||
-          (seg.team && !isLaunchValueOf(op.operands[4], seg.parts))) {
-        error("dispatch", at + (seg.team ? "operands must be (program_id, "
-                                           "O_g, L_g, N_g, P_g)"
+          (seg.team && !isLaunchValueOf(op.operands[4], seg.lanes
+                                                              ? seg.shift
+                                                              : seg.parts))) {
+        error("dispatch", at + (seg.team && seg.lanes
+                                    ? "operands must be (program_id, O_g, "
+                                      "L_g, N_g, S_g)"
+                                : seg.team ? "operands must be (program_id, "
+                                             "O_g, L_g, N_g, P_g)"
                                 : seg.spread ? "operands must be (program_id, "
                                                "O_g, L_g, N_g)"
                                              : "operands must be (program_id, "
@@ -240,7 +246,30 @@ private:
                               std::to_string(seg.spread));
       if (op.boolAttr("team") != seg.team)
         error("dispatch", at + "`team` differs from the segment record");
-      if (seg.team) {
+      if (op.boolAttr("lanes") != (seg.team && seg.lanes))
+        error("dispatch", at + "`lanes` differs from the segment record");
+      if (seg.team && seg.lanes) {
+        // Teams of 2^S consecutive threads, T >> S instances per program:
+        // ceil(N / (T >> S)) programs, every thread in the region with
+        // (instance, worker, active).
+        const Block &r = op.regions[0]->block;
+        const int t = p.ctaThreads;
+        if (p.scope != ExecScope::CTA || seg.ordered || t <= 0 ||
+            (t & (t - 1)) != 0 || seg.spread != t)
+          error("dispatch", at + "a lane-team segment needs exec scope cta, "
+                                 "a power-of-two CTA size and spread equal "
+                                 "to it (has " +
+                                std::to_string(p.ctaThreads) + " threads, "
+                                "spread " + std::to_string(seg.spread) + ")");
+        else if (render(seg.length) != laneTeamLengthString(seg))
+          error("dispatch", at + "length " + render(seg.length) +
+                                " is not ceil(instances / (T >> S)) " +
+                                laneTeamLengthString(seg));
+        if (r.args.size() != 3 || !r.args[0]->type.isScalar() ||
+            r.args[2]->type.elem != ScalarKind::Bool)
+          error("dispatch", at + "a lane-team segment's region takes "
+                                "(instance, worker, active)");
+      } else if (seg.team) {
         // A team of ctaThreads / W threads per instance, P programs per
         // group of W instances: ceil(N / W) * P programs, every thread in
         // the region with (instance, worker, active).
@@ -371,6 +400,16 @@ private:
     scratch.params = p.params;
     return scratch.exprToString(
         tileLength(scratch, seg.extents, seg.tile, p.ctaThreads, seg.tileRows));
+  }
+
+  /// A lane-team segment's length as Physical/Dispatch.cpp laneTeamLength
+  /// builds it.
+  std::string laneTeamLengthString(const Segment &seg) const {
+    Program scratch;
+    scratch.exprs = p.exprs;
+    scratch.params = p.params;
+    return scratch.exprToString(
+        laneTeamLength(scratch, seg.instances, p.ctaThreads, seg.shift));
   }
 
   /// `seg.length` is ceil(instances / W) * parts.

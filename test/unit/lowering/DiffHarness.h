@@ -25,6 +25,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -232,6 +233,33 @@ inline DiffOutcome runDifferential(const kir::Kernel &k,
   out.segmentLengths = pr.segmentLengths;
   out.total = pr.total;
   return out;
+}
+
+/// Non-decreasing offsets over `nnz` members describing `rows` regions,
+/// with empty regions.
+inline std::vector<int64_t> randomOffsets(int64_t rows, int64_t maxPerRow,
+                                          uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int64_t> off{0};
+  for (int64_t r = 0; r < rows; ++r)
+    off.push_back(off.back() +
+                  (rng() % 4 == 0 ? 0 : static_cast<int64_t>(rng() % (maxPerRow + 1))));
+  return off;
+}
+
+/// An ArgSpec whose elements come from `values` in order.
+template <class T>
+ArgSpec fixedView(kir::ScalarKind k, const std::vector<T> &values) {
+  ArgSpec a = ArgSpec::view(k, {static_cast<int64_t>(values.size())});
+  auto shared = std::make_shared<std::vector<T>>(values);
+  auto next = std::make_shared<size_t>(0);
+  a.gen = [k, shared, next](std::mt19937_64 &) {
+    T v = (*shared)[(*next)++ % shared->size()];
+    return kir::Type::scalar(k).isFloat()
+               ? interp::Scalar::ofFloat(k, static_cast<double>(v))
+               : interp::Scalar::ofInt(k, static_cast<int64_t>(v));
+  };
+  return a;
 }
 
 } // namespace intent::test

@@ -6,7 +6,8 @@
 // region, accumulator schema, scan kind/direction, arg-reduce rules,
 // region-op completeness and source slicing, no leaked segment bound,
 // effect-free callbacks) and expects the check's message. Also: the
-// member-index rule of the conflict analysis and region-op coverage.
+// member-index rule of the conflict analysis and region-op coverage. The
+// csr_spmv programs keep construction's region_fold (region-teams off).
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,7 +112,7 @@ TEST(StructuredVerifier, CombineRegionYieldsTheAccumulator) {
 }
 
 TEST(StructuredVerifier, ValueRegionTakesTheMemberIndex) {
-  Built b = buildFile("csr_spmv.kir");
+  Built b = buildFile("csr_spmv.kir", "", true, {"region-teams"});
   phys::Op *fold = findOp(*b.program, Opcode::RegionFold);
   // The (unused) region index of the value region retyped.
   fold->region(phys::ValueRegion)->block.args[0]->type =
@@ -147,7 +148,7 @@ TEST(StructuredVerifier, ValueRegionHasNoEffects) {
 }
 
 TEST(StructuredVerifier, CombineRegionDoesNotLoad) {
-  Built b = buildFile("csr_spmv.kir");
+  Built b = buildFile("csr_spmv.kir", "", true, {"region-teams"});
   phys::Op *fold = findOp(*b.program, Opcode::RegionFold);
   phys::Block &combine = fold->region(phys::CombineRegion)->block;
   // x(r) loaded inside combine (r dominates the op).
@@ -166,7 +167,7 @@ TEST(StructuredVerifier, CombineRegionDoesNotLoad) {
 //===----------------------------------------------------------------------===//
 
 TEST(StructuredVerifier, CombinerIsKnown) {
-  Built b = buildFile("csr_spmv.kir");
+  Built b = buildFile("csr_spmv.kir", "", true, {"region-teams"});
   findOp(*b.program, Opcode::RegionFold)->setAttr("combiner", std::string("sum"));
   expectError(b, "[structured]", "needs a `combiner`");
 }
@@ -240,20 +241,20 @@ TEST(StructuredVerifier, ArgReduceResultsAreValueAndPosition) {
 //===----------------------------------------------------------------------===//
 
 TEST(StructuredVerifier, RegionOpNeedsAllItsRegions) {
-  Built b = buildFile("csr_spmv.kir");
+  Built b = buildFile("csr_spmv.kir", "", true, {"region-teams"});
   findOp(*b.program, Opcode::RegionFold)->regions.pop_back();
   expectError(b, "[structure]", "needs 3 regions");
 }
 
 TEST(StructuredVerifier, RegionOpNeedsItsRegionIndex) {
-  Built b = buildFile("csr_spmv.kir");
+  Built b = buildFile("csr_spmv.kir", "", true, {"region-teams"});
   phys::Op *fold = findOp(*b.program, Opcode::RegionFold);
   fold->operands.erase(fold->operands.begin() + 1, fold->operands.end());
   expectError(b, "[structured]", "needs 3 leading operands");
 }
 
 TEST(StructuredVerifier, MemberEndIsLoadedAtBeginPlusOne) {
-  Built b = buildFile("csr_spmv.kir");
+  Built b = buildFile("csr_spmv.kir", "", true, {"region-teams"});
   phys::Op *fold = findOp(*b.program, Opcode::RegionFold);
   // end = rowptr(r) as well: an empty segment claimed as the region.
   phys::Op *endLoad = phys::memberEnd(*fold)->def;
@@ -264,7 +265,7 @@ TEST(StructuredVerifier, MemberEndIsLoadedAtBeginPlusOne) {
 }
 
 TEST(StructuredVerifier, MemberBoundsComeFromTheOffsets) {
-  Built b = buildFile("csr_spmv.kir");
+  Built b = buildFile("csr_spmv.kir", "", true, {"region-teams"});
   phys::Op *fold = findOp(*b.program, Opcode::RegionFold);
   // begin = r + r: a computed bound, not a slicing relation.
   phys::Value *r = phys::regionIndex(*fold);

@@ -1,0 +1,187 @@
+// Execution test: region folds over CSR-style offsets mapped by
+// region-teams (a team of 2^S consecutive threads per region, S chosen at
+// launch from the average region length): row sums in f32 (tolerance) and
+// i64 (exact), a sparse matrix-vector product with a gather, a value that
+// takes the region index, and an order-sensitive user combine (the first
+// nonzero member: associative, not commutative), for regions of every
+// average length from empty to 10^5 members (one thread, teams inside a
+// warp, a warp, teams of several warps) and skewed lengths (one long region
+// among short ones). Offsets of int and int64.
+#if __has_include(<intent/runtime.hpp>)
+#include <intent/runtime.hpp>
+#define TEST_HAS_RUNTIME 1
+#else
+#include <intent/intent.hpp>
+#define TEST_HAS_RUNTIME 0
+#endif
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+namespace kernels {
+using intent::index;
+using intent::region_fold;
+using intent::view;
+namespace ops = intent::ops;
+
+/// y[r] = sum of x over region r (f32).
+[[intent::kernel]] void row_sums(view<float, 1> y, view<const int, 1> offsets,
+                                 view<const float, 1> x) {
+  region_fold(offsets, 0.0f, ops::plus{}, [&](index k) { return x[k]; },
+              [&](index r, float s) { y[r] = s; });
+}
+
+/// y[r] = sum_k a[k] * v[col[k]] (exact in i64), and w[r] = (r + 1) * the
+/// region's sum of a: the value takes the region index.
+[[intent::kernel]] void spmv(view<std::int64_t, 1> y, view<std::int64_t, 1> w,
+                             view<const std::int64_t, 1> offsets,
+                             view<const std::int32_t, 1> a,
+                             view<const std::int32_t, 1> col,
+                             view<const std::int32_t, 1> v) {
+  region_fold(offsets, std::int64_t(0), ops::plus{},
+              [&](index k) { return std::int64_t(a[k]) * v[col[k]]; },
+              [&](index r, std::int64_t s) { y[r] = s; });
+  region_fold(offsets, std::int64_t(0), ops::plus{},
+              [&](index r, index k) { return std::int64_t(a[k]) * (r + 1); },
+              [&](index r, std::int64_t s) { w[r] = s; });
+}
+
+/// first[r] = the first nonzero member of region r (0 if none).
+[[intent::kernel]] void first_nonzero(view<std::int32_t, 1> first,
+                                      view<const int, 1> offsets,
+                                      view<const std::int32_t, 1> z) {
+  region_fold(
+      offsets, std::int32_t(0),
+      [](std::int32_t p, std::int32_t q) { return p != 0 ? p : q; },
+      [&](index k) { return z[k]; },
+      [&](index r, std::int32_t s) { first[r] = s; });
+}
+
+} // namespace kernels
+
+namespace mem {
+#if TEST_HAS_RUNTIME
+template <class T> using array = intent::array<T>;
+#else
+/// Host memory standing in for intent::array without the runtime.
+template <class T> class array {
+public:
+  explicit array(const std::vector<T> &V) : Data(V) {}
+  T *data() const { return Data.data(); }
+  std::vector<T> to_vector() const { return Data; }
+
+private:
+  mutable std::vector<T> Data;
+};
+#endif
+} // namespace mem
+
+using index_t = intent::index;
+
+template <class T> static std::vector<T> pad(std::vector<T> V) {
+  if (V.empty())
+    V.push_back(T());
+  return V;
+}
+
+template <class T>
+static long mismatches(const std::vector<T> &Got, const std::vector<T> &Want) {
+  long Bad = 0;
+  for (std::size_t I = 0; I < Want.size(); ++I)
+    Bad += Got[I] != Want[I];
+  return Bad;
+}
+
+/// Offsets of `Rows` regions of about `Avg` members (uniform in [0, 2 Avg]);
+/// with `Skew`, region Rows / 2 gets 50 Avg members more.
+static std::vector<index_t> offsets(index_t Rows, index_t Avg, bool Skew,
+                                    std::mt19937 &Rng) {
+  std::uniform_int_distribution<index_t> Len(0, 2 * Avg);
+  std::vector<index_t> Off{0};
+  for (index_t R = 0; R < Rows; ++R)
+    Off.push_back(Off.back() + Len(Rng) + (Skew && R == Rows / 2 ? 50 * Avg : 0));
+  return Off;
+}
+
+static bool run(index_t Rows, index_t Avg, bool Skew, std::mt19937 &Rng) {
+  std::vector<index_t> Off = offsets(Rows, Avg, Skew, Rng);
+  const index_t N = Off.back(), Cols = 37;
+  std::vector<int> Off32(Off.begin(), Off.end());
+  std::vector<std::int64_t> Off64(Off.begin(), Off.end());
+  std::uniform_int_distribution<std::int32_t> Val(-1000, 1000), Col(0, Cols - 1),
+      Sparse(-30, 30);
+  std::uniform_real_distribution<float> F(-1.0f, 1.0f);
+  std::vector<float> X(N);
+  std::vector<std::int32_t> A(N), C(N), V(Cols), Z(N);
+  for (index_t K = 0; K < N; ++K) {
+    X[K] = F(Rng);
+    A[K] = Val(Rng);
+    C[K] = Col(Rng);
+    std::int32_t S = Sparse(Rng);
+    Z[K] = (S > 28 || S < -28) ? S : 0; // the first nonzero lies deep
+  }
+  for (std::int32_t &E : V)
+    E = Val(Rng);
+
+  std::vector<double> WantX(Rows, 0.0), AbsX(Rows, 0.0);
+  std::vector<std::int64_t> WantY(Rows, 0), WantW(Rows, 0);
+  std::vector<std::int32_t> WantF(Rows, 0);
+  for (index_t R = 0; R < Rows; ++R)
+    for (index_t K = Off[R]; K < Off[R + 1]; ++K) {
+      WantX[R] += X[K];
+      AbsX[R] += std::fabs(X[K]);
+      WantY[R] += std::int64_t(A[K]) * V[C[K]];
+      WantW[R] += std::int64_t(A[K]) * (R + 1);
+      if (WantF[R] == 0)
+        WantF[R] = Z[K];
+    }
+
+  mem::array<int> DOff32(Off32);
+  mem::array<std::int64_t> DOff64(Off64);
+  mem::array<float> DX(pad(X)), DSx(pad(std::vector<float>(Rows, 7.0f)));
+  mem::array<std::int32_t> DA(pad(A)), DC(pad(C)), DV(V), DZ(pad(Z)),
+      DF(pad(std::vector<std::int32_t>(Rows, 7)));
+  mem::array<std::int64_t> DY(pad(std::vector<std::int64_t>(Rows, 7))),
+      DW(pad(std::vector<std::int64_t>(Rows, 7)));
+  intent::view<const int, 1> VOff32(DOff32.data(), {Rows + 1});
+  kernels::row_sums(intent::view<float, 1>(DSx.data(), {Rows}), VOff32,
+                    intent::view<const float, 1>(DX.data(), {N}));
+  kernels::spmv(intent::view<std::int64_t, 1>(DY.data(), {Rows}),
+                intent::view<std::int64_t, 1>(DW.data(), {Rows}),
+                intent::view<const std::int64_t, 1>(DOff64.data(), {Rows + 1}),
+                intent::view<const std::int32_t, 1>(DA.data(), {N}),
+                intent::view<const std::int32_t, 1>(DC.data(), {N}),
+                intent::view<const std::int32_t, 1>(DV.data(), {Cols}));
+  kernels::first_nonzero(intent::view<std::int32_t, 1>(DF.data(), {Rows}),
+                         VOff32, intent::view<const std::int32_t, 1>(DZ.data(), {N}));
+
+  std::vector<float> GotX = DSx.to_vector();
+  long BadX = 0, BadY = mismatches(DY.to_vector(), WantY),
+       BadW = mismatches(DW.to_vector(), WantW),
+       BadF = mismatches(DF.to_vector(), WantF);
+  for (index_t R = 0; R < Rows; ++R)
+    BadX += std::fabs(GotX[R] - WantX[R]) > 1e-5 * (AbsX[R] + 1.0);
+  const long Bad = BadX + BadY + BadW + BadF;
+  std::printf("regions %lld, average %lld%s: %s (mismatches: sums %ld, spmv "
+              "%ld, by region %ld, first nonzero %ld)\n",
+              static_cast<long long>(Rows), static_cast<long long>(Avg),
+              Skew ? ", skewed" : "", Bad ? "FAIL" : "ok", BadX, BadY, BadW,
+              BadF);
+  return Bad == 0;
+}
+
+int main() {
+  std::mt19937 Rng(41);
+  bool Ok = true;
+  const index_t Shapes[][2] = {{0, 4},    {1, 0},    {1, 1},    {3, 2},
+                               {1001, 3}, {5000, 4}, {777, 20}, {3000, 64},
+                               {257, 130}, {300, 700}, {65, 4096}, {3, 100000}};
+  for (const auto &S : Shapes)
+    Ok = run(S[0], S[1], false, Rng) && Ok;
+  Ok = run(2000, 6, true, Rng) && Ok;
+  Ok = run(100, 300, true, Rng) && Ok;
+  return Ok ? 0 : 1;
+}
