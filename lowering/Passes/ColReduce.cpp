@@ -72,28 +72,6 @@ constexpr int64_t kMembersPerWorker = 32;
 
 using Values = CoopBuilder::Values;
 
-/// The values of the instance's top level that depend on a reduction's
-/// result (the reductions' results and what is computed from them).
-std::set<const Value *> dependents(const Block &body) {
-  std::set<const Value *> out;
-  for (const auto &op : body.ops) {
-    bool dep = op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce;
-    std::function<void(const Op &)> visit = [&](const Op &o) {
-      for (const Value *v : o.operands)
-        dep = dep || out.count(v);
-      for (const auto &r : o.regions)
-        for (const auto &inner : r->block.ops)
-          visit(*inner);
-    };
-    if (!dep)
-      visit(*op);
-    if (dep)
-      for (const Value *r : op->results)
-        out.insert(r);
-  }
-  return out;
-}
-
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   if (seg.ordered)
     return "the group is a single instance";
@@ -111,7 +89,7 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   if (coords.empty())
     return "the instance has no coordinates";
   bool outer = false;
-  std::set<const Value *> after = dependents(body); // on a reduction's result
+  std::set<const Value *> after = reductionDependents(body); // on a reduction's result
   for (const auto &op : body.ops) {
     switch (op->opcode) {
     case Opcode::Reduce:
@@ -424,7 +402,7 @@ void ColLowering::run() {
   // Code independent of the reductions' results (pure code and loads of
   // views the group does not store): every thread, first; the reductions
   // folded now; stores and what depends on a result after the combine.
-  std::set<const Value *> dependent = dependents(old);
+  std::set<const Value *> dependent = reductionDependents(old);
   std::vector<const Op *> epilogue;
   for (const auto &op : old.ops) {
     if (op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce)

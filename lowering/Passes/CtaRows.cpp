@@ -161,6 +161,11 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   for (const auto &op : body.ops)
     if (walksOuterAxis(*op, coords))
       return "a reduction walks an outer axis (col-reduce maps it)";
+  // Rows of a few members (the norm of a 3-vector) would idle most of a
+  // CTA; region-teams gives them teams of threads sized by the length.
+  if (!seg.ordered && passes::regionTeamsRejection(p, seg.group).empty())
+    return "the reductions have a constant member count below 256 "
+           "(region-teams maps them)";
   return "";
 }
 

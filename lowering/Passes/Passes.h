@@ -60,14 +60,18 @@ void colReduce(phys::Program &p, phys::RemarkSink &sink);
 std::string applyColReduceSegment(phys::Program &p, unsigned segment,
                                   std::string &what);
 
-/// Region folds on teams (RegionTeams.cpp): a segment whose instance is one
-/// region of a top-level region_fold becomes a lane-team segment, 2^S
-/// consecutive threads per region with S chosen at launch from the average
-/// region length, combined by warp shuffles (shared memory past a warp).
+/// Folds on teams (RegionTeams.cpp): a segment whose instance is one region
+/// of a top-level region_fold, or reduces rows of a constant length below
+/// 256, becomes a lane-team segment, 2^S consecutive threads per instance
+/// with S chosen at launch from the average member count, combined by warp
+/// shuffles (shared memory past a warp).
 /// applyRegionTeamsSegment maps one segment.
 void regionTeams(phys::Program &p, phys::RemarkSink &sink);
 std::string applyRegionTeamsSegment(phys::Program &p, unsigned segment,
                                     std::string &what);
+/// Why region-teams would not map segment `segment` ("" when it would):
+/// cta-rows leaves it the short constant rows it takes.
+std::string regionTeamsRejection(const phys::Program &p, unsigned segment);
 
 /// Tiles of N-D pointwise segments (Tile.cpp): each thread-style parallel
 /// segment of rank >= 2 whose instance is pure code, loads, stores and ifs

@@ -1,38 +1,45 @@
-//===- RegionTeams.cpp - Region folds on teams sized by the region length ---===//
+//===- RegionTeams.cpp - Folds on teams sized by the member count --------===//
 //
 // Before: a parallel segment whose instance is one region r of a CSR-style
 // offsets view (a top-level region_fold: y[r] = fold of value(r, k) over
 // k in [off[r], off[r + 1])) runs one thread per region, which walks its
 // members alone: fine for regions of a few members, uncoalesced and
 // latency-bound for regions of hundreds (a warp's 32 threads read 32
-// different regions), and a few long regions leave the GPU idle.
+// different regions), and a few long regions leave the GPU idle. A row
+// reduction of a few members (the norm of each point of an N x 3 array)
+// gets a CTA per row from cta-rows: 253 of 256 threads idle.
 //
 // After (docs/passes.md §10): a lane-team segment (Physical/Dispatch.h
 // laneTeamSegment) of a cta program of T = 256 threads whose teams are G =
-// 2^S consecutive threads, S a launch value chosen from the average region
-// length (members per region, from the extent of a view the value region
-// indexes by the member: G = the largest power of two <= T with at least
-// kMembersPerLane members per thread, 1 for regions of a few members):
+// 2^S consecutive threads, S a launch value chosen from the average member
+// count (a region's: the extent of a view the value region indexes by the
+// member over the region count; a reduction's: its constant length): G =
+// the largest power of two <= T with at least kMembersPerLane members per
+// thread, 1 for a few members:
 //
-//   <ops before the fold: the bounds' loads>   (every thread, its region;
-//                                               inactive ones the last)
-//   acc = identity
-//   built-in combine:  for (k = lo + worker; k < hi; k += G)  (coalesced)
-//   user combine:      for k in [lo + worker c, min(hi, lo + (worker+1) c)),
-//                      c = ceil((hi - lo) / G)       (member order kept)
-//     acc = combine(acc, value(r, k))
+//   <ops before the folds that need no result>  (every thread, its instance;
+//                                                inactive ones the last)
+//   per fold (region_fold or reduce): acc = identity
+//     built-in combine: for (k = lo + worker; k < hi; k += 4G)  (coalesced,
+//                       4 members' values loaded before their combines)
+//     user combine:     for k in [lo + worker c, min(hi, lo + (worker+1) c)),
+//                       c = ceil((hi - lo) / G)   (member order kept)
 //   shuffle-down tree over offsets 1, 2, .. < min(G, 32): the team's lane 0
 //     holds its lanes combined in lane order
 //   if (G > 32) {                               (uniform: a launch value)
 //     lane 0 of every warp: partial[warp] = acc; barrier;
 //     team leader: acc = fold of partial[warp .. warp + G / 32) in order }
-//   if (active && worker == 0) { store(r, combine(init, acc)) }
+//   if (active && worker == 0) { in the instance's order: results =
+//     combine(init, acc), a region_fold's store, the ops after }
 //
 // Applies to a parallel segment of one instance per thread (a thread
-// program's, or one spread over a power-of-two cta program) whose top
-// level is the decode, pure code, loads and one region_fold that may be
-// reassociated and is not chunked, whose value region neither stores nor
-// prints nor uses atomics, with accumulator components of 4 or 8 bytes.
+// program's, or one spread over a power-of-two cta program of a fixed CTA
+// size) whose top level is the decode, pure code, loads, stores, region
+// folds and reductions, at least one; folds that may be reassociated, not
+// chunked, with effect-free value regions and accumulator components of 4
+// or 8 bytes; reductions that do not use each other's results, do not walk
+// an outer axis, and have a constant member count below kShortRow (longer
+// or runtime-length rows are cta-rows'); no view both loaded and stored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +63,9 @@ namespace {
 constexpr int64_t kMembersPerLane = 8;
 /// Members a thread loads per trip of its member loop.
 constexpr int kUnroll = 4;
+/// Reductions of a constant member count below this take teams; longer
+/// (or runtime-length) rows stay cta-rows'.
+constexpr int64_t kShortRow = 256;
 
 using Values = CoopBuilder::Values;
 
@@ -66,13 +76,72 @@ int log2Of(int v) {
   return s;
 }
 
-/// The segment's one region_fold, or null.
-const Op *theFold(const Block &body) {
-  const Op *fold = nullptr;
+bool isFold(const Op &op) {
+  return op.opcode == Opcode::RegionFold || op.opcode == Opcode::Reduce;
+}
+
+/// The first fold of `body`, or null.
+const Op *firstFold(const Block &body) {
   for (const auto &op : body.ops)
-    if (op->opcode == Opcode::RegionFold)
-      fold = fold ? nullptr : op.get();
-  return fold;
+    if (isFold(*op))
+      return op.get();
+  return nullptr;
+}
+
+/// Reduce `r`'s member count when both bounds are integer constants.
+std::optional<int64_t> constantMembers(const Op &r) {
+  auto value = [](const Value *v) -> std::optional<int64_t> {
+    while (v->def && v->def->opcode == Opcode::Cast)
+      v = v->def->operands[0];
+    if (v->def && v->def->opcode == Opcode::Constant)
+      if (const auto *i = std::get_if<int64_t>(v->def->attr("value")))
+        return *i;
+    return std::nullopt;
+  };
+  std::optional<int64_t> b = value(memberBegin(r)), e = value(memberEnd(r));
+  if (!b || !e)
+    return std::nullopt;
+  return std::max<int64_t>(*e - *b, 0);
+}
+
+/// Why fold `op` (a region_fold or reduce) cannot be folded by a team.
+std::string foldRejection(const Op &op, const std::set<const Value *> &after,
+                          const std::vector<const Value *> &coords) {
+  const bool region = op.opcode == Opcode::RegionFold;
+  const std::string what = region ? "the region_fold" : "a reduction";
+  if (!op.boolAttr("reassociate", false))
+    return what + " may not be reassociated (intent::ordered)";
+  if (chunkLength(op))
+    return what + " is chunked";
+  for (const AccComponent &c : op.acc)
+    if (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8)
+      return "accumulator type " + typeToString(c.type) + " is not 4 or 8 bytes";
+  bool effects = false, uses = false;
+  walk(*op.region(ValueRegion), [&](const Op &o) {
+    effects = effects || o.opcode == Opcode::Store || isAtomic(o.opcode) ||
+              o.opcode == Opcode::Print;
+  });
+  if (effects)
+    return "the value region of " + what + " has effects";
+  if (region)
+    return "";
+  std::function<void(const Op &)> visit = [&](const Op &o) {
+    for (const Value *v : o.operands)
+      uses = uses || after.count(v);
+    for (const auto &r : o.regions)
+      for (const auto &inner : r->block.ops)
+        visit(*inner);
+  };
+  visit(op);
+  if (uses)
+    return "a reduction uses another's result";
+  if (walksOuterAxis(op, coords))
+    return "a reduction walks an outer axis (col-reduce maps it)";
+  std::optional<int64_t> n = constantMembers(op);
+  if (!n || *n >= kShortRow)
+    return "a reduction's member count is not a constant below " +
+           std::to_string(kShortRow) + " (cta-rows maps such rows)";
+  return "";
 }
 
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
@@ -81,45 +150,48 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   const int t = p.ctaThreads;
   if (!(p.scope == ExecScope::Thread ||
         (seg.spread && !seg.team && seg.tile < 0 && seg.spread == t &&
-         t >= 32 && (t & (t - 1)) == 0)))
-    return "the group is not one instance per thread of a power-of-two CTA";
+         t >= 32 && (t & (t - 1)) == 0 && !p.regMaxK)))
+    return "the group is not one instance per thread of a power-of-two CTA "
+           "of a fixed size";
   segOp = segmentOp(p, seg.group);
   if (!segOp)
     return "no segment op";
   if (containsPrint(*segOp->regions[0]))
     return "the instance prints";
   const Block &body = segOp->regions[0]->block;
-  const Op *fold = theFold(body);
-  if (!fold)
-    return "the instance is not one region_fold";
+  if (!firstFold(body))
+    return "the instance has no region_fold or reduction";
+  const std::set<const Value *> after = reductionDependents(body);
+  const std::vector<const Value *> coords = rowCoordinates(body);
   for (const auto &op : body.ops) {
-    if (op.get() == fold)
+    if (isFold(*op)) {
+      if (std::string why = foldRejection(*op, after, coords); !why.empty())
+        return why;
       continue;
+    }
     switch (op->opcode) {
     case Opcode::Load:
+    case Opcode::Store:
     case Opcode::Delinearize:
     case Opcode::Yield:
       break;
     default:
       if (!isPure(op->opcode))
         return "the instance has top-level " + opcodeName(op->opcode).str() +
-               " next to its region_fold";
+               " (only pure code, loads, stores, region folds and "
+               "reductions)";
     }
   }
-  if (!fold->boolAttr("reassociate", false))
-    return "the region_fold may not be reassociated (intent::ordered)";
-  if (chunkLength(*fold))
-    return "the region_fold is chunked";
-  for (const AccComponent &c : fold->acc)
-    if (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8)
-      return "accumulator type " + typeToString(c.type) + " is not 4 or 8 bytes";
-  bool effects = false;
-  walk(*fold->region(ValueRegion), [&](const Op &o) {
-    effects = effects || o.opcode == Opcode::Store || isAtomic(o.opcode) ||
-              o.opcode == Opcode::Print;
+  std::set<const Value *> loaded, stored;
+  walk(*segOp->regions[0], [&](const Op &op) {
+    if (op.opcode == Opcode::Load)
+      loaded.insert(op.memory());
+    if (op.opcode == Opcode::Store || isAtomic(op.opcode))
+      stored.insert(op.memory());
   });
-  if (effects)
-    return "the value region has effects";
+  for (const Value *v : stored)
+    if (loaded.count(v))
+      return "the instance reads a view it writes";
   return "";
 }
 
@@ -194,16 +266,24 @@ private:
   CoopBuilder cb;
   const unsigned shiftExpr;
   ValueMap map;
-  const Op *fold = nullptr;
-  std::vector<Type> types;
+
+  /// A fold's plan: its op, component types, partial buffers, accumulator.
+  struct Fold {
+    const Op *op;
+    bool region;
+    std::vector<Type> types;
+    Values bufs;
+    Values acc;
+  };
+  std::vector<Fold> folds;
 
   Value *i64v(int64_t v) { return cb.i64(v); }
   Value *sub(Value *a, Value *b) { return cb.b.binary(Opcode::Sub, a, b); }
 
-  /// Copies `op`; accesses become each thread's own. Inside the fold's
-  /// regions (`proven` false) they are assumed in bounds: the region op's
-  /// range no longer bounds the member index. The ops before the fold keep
-  /// their proofs (the instance is still one of the segment's).
+  /// Copies `op`; accesses become each thread's own. Inside a fold's
+  /// regions (`proven` false) they are assumed in bounds: the fold's range
+  /// no longer bounds the member index. The instance's own ops keep their
+  /// proofs (the instance is still one of the segment's).
   Op *copy(const Op &op, bool proven = false) {
     Op *c = cloneOp(cb.b, op, map);
     std::function<void(Op &)> mark = [&](Op &o) {
@@ -221,43 +301,50 @@ private:
     return c;
   }
 
-  Values inlineRegion(unsigned r, const Values &args) {
-    const Block &blk = fold->region(r)->block;
+  Values inlineRegion(const Op &op, unsigned r, const Values &args) {
+    const Block &blk = op.region(r)->block;
     for (unsigned i = 0; i < args.size(); ++i)
       map[blk.args[i]] = args[i];
-    for (const auto &op : blk.ops) {
-      if (op->opcode == Opcode::Yield) {
+    for (const auto &o : blk.ops) {
+      if (o->opcode == Opcode::Yield) {
         Values out;
-        for (Value *v : op->operands)
+        for (Value *v : o->operands)
           out.push_back(lookup(map, v));
         return out;
       }
-      copy(*op);
+      copy(*o);
     }
     return {};
   }
-  Values combine(const Values &lo, const Values &hi) {
+  Values combine(const Fold &f, const Values &lo, const Values &hi) {
     Values a = lo;
     a.insert(a.end(), hi.begin(), hi.end());
-    return inlineRegion(CombineRegion, a);
+    return inlineRegion(*f.op, CombineRegion, a);
   }
-  Values identity() {
+  Values identity(const Fold &f) {
     Values id;
-    for (unsigned c = 0; c < types.size(); ++c)
-      id.push_back(fold->acc[c].identity == AccComponent::Identity::Init
-                       ? lookup(map, fold->operands[3 + c])
-                       : cb.constant(fold->acc[c].value, types[c]));
+    llvm::ArrayRef<Value *> inits = accInits(*f.op);
+    for (unsigned c = 0; c < f.types.size(); ++c)
+      id.push_back(f.op->acc[c].identity == AccComponent::Identity::Init
+                       ? lookup(map, inits[c])
+                       : cb.constant(f.op->acc[c].value, f.types[c]));
     return id;
   }
-  /// This thread's members folded: strided by G for a built-in combine,
-  /// a contiguous chunk (member order) for a user one.
-  Values foldMembers(Value *r, Value *worker, Value *g);
+  /// The value of member `k` (a region_fold's value takes (r, k)).
+  Values value(const Fold &f, Value *r, Value *k) {
+    return f.region ? inlineRegion(*f.op, ValueRegion, {r, k})
+                    : inlineRegion(*f.op, ValueRegion, {k});
+  }
+  /// This thread's members of `f` folded: strided by G for a built-in
+  /// combine, a contiguous chunk (member order) for a user one.
+  Values foldMembers(const Fold &f, Value *r, Value *worker, Value *g);
 };
 
-Values TeamLowering::foldMembers(Value *r, Value *worker, Value *g) {
-  Value *begin = lookup(map, memberBegin(*fold));
-  Value *end = lookup(map, memberEnd(*fold));
-  const bool strided = fold->strAttr("combiner") != "user";
+Values TeamLowering::foldMembers(const Fold &f, Value *r, Value *worker,
+                                 Value *g) {
+  Value *begin = lookup(map, memberBegin(*f.op));
+  Value *end = lookup(map, memberEnd(*f.op));
+  const bool strided = f.op->strAttr("combiner") != "user";
   Value *from, *to, *step;
   if (strided) {
     from = cb.add(begin, worker);
@@ -277,29 +364,28 @@ Values TeamLowering::foldMembers(Value *r, Value *worker, Value *g) {
   // affine in the loop's own index, which [provenance] cannot name).
   const int unroll = strided ? kUnroll : 1;
   Value *span = strided ? cb.mul(step, i64v(kUnroll)) : step;
-  const Value *kArg = fold->region(ValueRegion)->block.args[1];
+  const Value *kArg = f.op->region(ValueRegion)->block.args[f.region ? 1 : 0];
   Values init = {from};
-  Values id = identity();
+  Values id = identity(f);
   init.insert(init.end(), id.begin(), id.end());
   Values out = cb.loop(
       init, [&](const Values &c) { return cb.cmp("lt", c[0], to); },
       [&](const Values &c) {
         c[0]->origin = kArg->origin;
         c[0]->name = kArg->name;
-        std::vector<Values> xs = {inlineRegion(ValueRegion, {r, c[0]})};
+        std::vector<Values> xs = {value(f, r, c[0])};
         Value *k = c[0];
         for (int u = 1; u < unroll; ++u) {
           k = cb.add(k, step);
           Value *ku = k; // the member index of this value (origin: KIR's)
           ku->origin = kArg->origin;
           ku->name = kArg->name;
-          xs.push_back(cb.ifThen(cb.cmp("lt", ku, to), identity(), [&] {
-            return inlineRegion(ValueRegion, {r, ku});
-          }));
+          xs.push_back(cb.ifThen(cb.cmp("lt", ku, to), identity(f),
+                                 [&] { return value(f, r, ku); }));
         }
         Values a(c.begin() + 1, c.end());
         for (const Values &x : xs)
-          a = combine(a, x);
+          a = combine(f, a, x);
         Values next = {c[0]};
         next.insert(next.end(), a.begin(), a.end());
         return next;
@@ -309,84 +395,115 @@ Values TeamLowering::foldMembers(Value *r, Value *worker, Value *g) {
         next[0] = cb.add(c[0], span);
         return next;
       });
-  out[0]->def->loc = fold->loc;
+  out[0]->def->loc = f.op->loc;
   return Values(out.begin() + 1, out.end());
 }
 
 void TeamLowering::run() {
   Block &blk = seg.regions[0]->block;
-  Value *instance = blk.args[0], *worker = blk.args[1], *active = blk.args[2];
+  Value *worker = blk.args[1], *active = blk.args[2];
   Block old;
   old.ops = std::move(blk.ops);
   blk.ops.clear();
   cb.b.setInsertionBlock(&blk);
   std::unique_ptr<Op> terminator = std::move(old.ops.back());
   old.ops.pop_back();
-  fold = theFold(old);
-  for (const AccComponent &c : fold->acc)
-    types.push_back(c.type);
-  (void)instance;
 
   const int t = p.ctaThreads;
   const unsigned group = static_cast<unsigned>(seg.intAttr("group"));
-  // The warps' partials of a team wider than a warp.
-  Values warpBufs;
-  std::vector<unsigned> warpIds;
-  for (unsigned c = 0; c < types.size(); ++c) {
-    Buffer b;
-    b.id = p.buffers.size();
-    b.name = "team_part" + std::to_string(c) + "_g" + std::to_string(group);
-    b.scope = BufferScope::CTAShared;
-    b.elem = types[c].elem;
-    b.size = std::max(1, t / 32);
-    b.init = InitMode::FirstWrite;
-    b.ownership = Ownership::Private;
-    b.writerGroups = b.readerGroups = {group};
-    b.origin = seg.origin;
-    p.buffers.push_back(b);
-    warpIds.push_back(b.id);
+  // Every fold's plan and the warps' partials of a team wider than a warp.
+  std::vector<std::vector<unsigned>> bufIds;
+  for (const auto &op : old.ops) {
+    if (!isFold(*op))
+      continue;
+    Fold f{op.get(), op->opcode == Opcode::RegionFold, {}, {}, {}};
+    std::vector<unsigned> ids;
+    for (const AccComponent &c : op->acc) {
+      f.types.push_back(c.type);
+      Buffer b;
+      b.id = p.buffers.size();
+      b.name = "team_part" + std::to_string(folds.size()) + "_" +
+               std::to_string(ids.size()) + "_g" + std::to_string(group);
+      b.scope = BufferScope::CTAShared;
+      b.elem = c.type.elem;
+      b.size = std::max(1, t / 32);
+      b.init = InitMode::FirstWrite;
+      b.ownership = Ownership::Private;
+      b.writerGroups = b.readerGroups = {group};
+      b.origin = seg.origin;
+      p.buffers.push_back(b);
+      ids.push_back(b.id);
+    }
+    folds.push_back(f);
+    bufIds.push_back(ids);
   }
   layoutSharedBuffers(p);
-  for (unsigned id : warpIds)
-    warpBufs.push_back(cb.alloc(id));
+  for (unsigned i = 0; i < folds.size(); ++i)
+    for (unsigned id : bufIds[i])
+      folds[i].bufs.push_back(cb.alloc(id));
 
-  // The ops before the fold (decode, the bounds' loads): every thread.
-  for (const auto &op : old.ops)
-    if (op.get() != fold)
+  // The ops that need no fold's result and store nothing: every thread,
+  // first (the bounds' loads among them); the rest after the folds.
+  const std::set<const Value *> dependent = reductionDependents(old);
+  std::set<const Op *> later;
+  for (const auto &op : old.ops) {
+    if (isFold(*op))
+      continue;
+    bool after = op->opcode == Opcode::Store;
+    for (const Value *r : op->results)
+      after = after || dependent.count(r);
+    if (after)
+      later.insert(op.get());
+    else
       copy(*op, /*proven=*/true);
-  Value *r = lookup(map, regionIndex(*fold));
+  }
   Value *s = cb.b.launchValue(shiftExpr);
   Value *g = cb.b.binary(Opcode::Shl, i64v(1), s);
-  Values acc = foldMembers(r, worker, g);
+  for (Fold &f : folds)
+    f.acc = foldMembers(
+        f, f.region ? lookup(map, regionIndex(*f.op)) : nullptr, worker, g);
 
   // The team's lanes, in lane order, on its lane 0.
   Value *g32 = cb.cast(cb.b.binary(Opcode::Min, g, i64v(32)), ScalarKind::I32);
-  acc = cb.warpTreeDown(acc, [&](const Values &lo, const Values &hi) {
-    return combine(lo, hi);
-  }, g32);
+  for (Fold &f : folds)
+    f.acc = cb.warpTreeDown(
+        f.acc, [&](const Values &lo, const Values &hi) { return combine(f, lo, hi); },
+        g32);
   // A team of several warps: their partials through shared memory.
+  Values all;
+  for (const Fold &f : folds)
+    all.insert(all.end(), f.acc.begin(), f.acc.end());
   Value *wide = cb.cmp("gt", g, i64v(32));
-  acc = cb.ifThen(wide, acc, [&] {
+  all = cb.ifThen(wide, all, [&] {
     Value *lane = cb.laneId();
     Value *warp = cb.cast(cb.warpId(), ScalarKind::I64);
     cb.when(cb.cmp("eq", lane, cb.i32(0)), [&] {
-      for (unsigned c = 0; c < types.size(); ++c)
-        cb.store(warpBufs[c], warp, acc[c]);
+      for (const Fold &f : folds)
+        for (unsigned c = 0; c < f.types.size(); ++c)
+          cb.store(f.bufs[c], warp, f.acc[c]);
     });
     cb.barrier();
-    return cb.ifThen(cb.cmp("eq", worker, i64v(0)), acc, [&] {
+    Values accs;
+    for (const Fold &f : folds)
+      accs.insert(accs.end(), f.acc.begin(), f.acc.end());
+    return cb.ifThen(cb.cmp("eq", worker, i64v(0)), accs, [&] {
       Value *last = cb.add(warp, cb.b.binary(Opcode::Shr, g, i64v(5)));
       Values init = {cb.add(warp, i64v(1))};
-      init.insert(init.end(), acc.begin(), acc.end());
+      init.insert(init.end(), accs.begin(), accs.end());
       Values out = cb.loop(
           init, [&](const Values &c) { return cb.cmp("lt", c[0], last); },
           [&](const Values &c) {
-            Values other;
-            for (unsigned k = 0; k < types.size(); ++k)
-              other.push_back(cb.load(warpBufs[k], c[0]));
-            Values a = combine(Values(c.begin() + 1, c.end()), other);
             Values next = {c[0]};
-            next.insert(next.end(), a.begin(), a.end());
+            unsigned at = 1;
+            for (const Fold &f : folds) {
+              Values other;
+              for (unsigned k = 0; k < f.types.size(); ++k)
+                other.push_back(cb.load(f.bufs[k], c[0]));
+              Values mine(c.begin() + at, c.begin() + at + f.types.size());
+              Values a = combine(f, mine, other);
+              next.insert(next.end(), a.begin(), a.end());
+              at += f.types.size();
+            }
             return next;
           },
           [&](const Values &c) {
@@ -397,22 +514,46 @@ void TeamLowering::run() {
       return Values(out.begin() + 1, out.end());
     });
   });
+  unsigned at = 0;
+  for (Fold &f : folds) {
+    f.acc = Values(all.begin() + at, all.begin() + at + f.types.size());
+    at += f.types.size();
+  }
 
-  // The region's result: its team leader stores it.
+  // The instance's results: its team leader, in the instance's order.
   Value *leader = cb.both(active, cb.cmp("eq", worker, i64v(0)));
   cb.when(leader, [&] {
-    Values inits;
-    for (const Value *v : accInits(*fold))
-      inits.push_back(lookup(map, const_cast<Value *>(v)));
-    Values res = combine(inits, acc);
-    Values args = {r};
-    args.insert(args.end(), res.begin(), res.end());
-    inlineRegion(OutRegion, args);
+    unsigned next = 0;
+    for (const auto &op : old.ops) {
+      if (isFold(*op)) {
+        const Fold &f = folds[next++];
+        Values inits;
+        for (const Value *v : accInits(*f.op))
+          inits.push_back(lookup(map, const_cast<Value *>(v)));
+        Values res = combine(f, inits, f.acc);
+        if (f.region) {
+          Values args = {lookup(map, regionIndex(*f.op))};
+          args.insert(args.end(), res.begin(), res.end());
+          inlineRegion(*f.op, OutRegion, args);
+        } else {
+          for (unsigned c = 0; c < f.op->results.size(); ++c)
+            map[f.op->result(c)] = res[c];
+        }
+      } else if (later.count(op.get())) {
+        copy(*op, /*proven=*/true);
+      }
+    }
   });
   blk.ops.push_back(std::move(terminator));
 }
 
 } // namespace
+
+std::string intent::passes::regionTeamsRejection(const Program &p,
+                                                 unsigned index) {
+  Op *segOp = nullptr;
+  return rejection(p, p.segments[index], segOp);
+}
 
 std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
                                                     std::string &what) {
@@ -430,23 +571,38 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
       if (s != index)
         spreadSegment(p, s, kCtaThreads);
   }
-  const Op *fold = theFold(segOp->regions[0]->block);
+  const Op *fold = firstFold(segOp->regions[0]->block);
+  const bool region = fold->opcode == Opcode::RegionFold;
   const bool user = fold->strAttr("combiner") == "user";
   unsigned regions = seg.spread ? seg.instances : seg.length;
-  // Without a view the members index, assume regions of a warp's share.
-  std::optional<unsigned> members = memberExtent(p, *fold);
-  unsigned m = members ? *members
-                       : p.binaryExpr(LaunchExpr::Kind::Mul, regions,
-                                      p.constExpr(32 * kMembersPerLane));
-  unsigned shift = teamShiftExpr(p, m, regions, log2Of(p.ctaThreads));
-  const std::string avg = p.exprToString(m) + " / " + p.exprToString(regions);
+  // The members per instance on average: a region_fold's from a view its
+  // value region indexes by the member (regions of a warp's share assumed
+  // without one), a reduction's its constant length.
+  std::optional<unsigned> members;
+  unsigned m, per;
+  if (region) {
+    members = memberExtent(p, *fold);
+    m = members ? *members
+                : p.binaryExpr(LaunchExpr::Kind::Mul, regions,
+                               p.constExpr(32 * kMembersPerLane));
+    per = regions;
+  } else {
+    m = p.constExpr(*constantMembers(*fold));
+    per = p.constExpr(1);
+    members = m;
+  }
+  unsigned shift = teamShiftExpr(p, m, per, log2Of(p.ctaThreads));
+  const std::string avg =
+      region ? p.exprToString(m) + " / " + p.exprToString(regions)
+             : p.exprToString(m);
   laneTeamSegment(p, index, shift);
   TeamLowering(p, *segOp, shift).run(); // `fold` is gone after this
-  what = "region-teams: each region of the region_fold on a team of 2^S "
-         "consecutive threads (S at launch: at most " +
+  what = std::string("region-teams: each ") +
+         (region ? "region of the region_fold" : "instance's reduction") +
+         " on a team of 2^S consecutive threads (S at launch: at most " +
          std::to_string(log2Of(p.ctaThreads)) + ", at least " +
          std::to_string(kMembersPerLane) +
-         " members per thread of the average region length " + avg +
+         " members per thread of the average member count " + avg +
          (members ? "" : ", assumed") + "; " +
          (user ? "contiguous chunks in member order"
                : "members strided over the team") +
@@ -457,8 +613,10 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
 void intent::passes::regionTeams(Program &p, phys::RemarkSink &sink) {
   for (unsigned s = 0; s < p.segments.size(); ++s) {
     const Op *segOp = segmentOp(p, p.segments[s].group);
-    bool candidate = segOp && !p.segments[s].team &&
-                     theFold(segOp->regions[0]->block) != nullptr;
+    bool candidate = false;
+    if (segOp && !p.segments[s].team)
+      for (const auto &op : segOp->regions[0]->block.ops)
+        candidate = candidate || op->opcode == Opcode::RegionFold;
     std::string what, why = applyRegionTeamsSegment(p, s, what);
     if (why.empty())
       sink.remark(p.segments[s].loc, what);

@@ -6,6 +6,7 @@
 #include "Physical/Verifier.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 using namespace intent;
@@ -304,4 +305,25 @@ bool intent::phys::spreadsOverThreads(const Program &p) {
       coop = true;
   });
   return coop;
+}
+
+std::set<const Value *>
+intent::phys::reductionDependents(const Block &body) {
+  std::set<const Value *> out;
+  for (const auto &op : body.ops) {
+    bool dep = op->opcode == Opcode::Reduce || op->opcode == Opcode::ArgReduce;
+    std::function<void(const Op &)> visit = [&](const Op &o) {
+      for (const Value *v : o.operands)
+        dep = dep || out.count(v);
+      for (const auto &r : o.regions)
+        for (const auto &inner : r->block.ops)
+          visit(*inner);
+    };
+    if (!dep)
+      visit(*op);
+    if (dep)
+      for (const Value *r : op->results)
+        out.insert(r);
+  }
+  return out;
 }

@@ -14,6 +14,8 @@
 
 #include "Physical/IR.h"
 
+#include <set>
+
 namespace intent::phys {
 
 /// Whether `p` spreads its work over its threads itself: it uses a
@@ -53,6 +55,11 @@ bool addressesRow(const Op &op, const std::vector<const Value *> &rows);
 /// index in an earlier one, and no load has the member index last (a row
 /// reduction, read along the contiguous axis, is cta-rows').
 bool walksOuterAxis(const Op &r, const std::vector<const Value *> &coords);
+
+/// The values of instance block `body`'s top level that depend on a
+/// reduction's result (reduce / argreduce results and what is computed
+/// from them): what a pass that folds the reductions first must run after.
+std::set<const Value *> reductionDependents(const Block &body);
 
 /// cta-rows: in an instance `body` whose top-level ops run on different
 /// threads of a CTA (leader stores, distributed reductions and fors), the

@@ -6,7 +6,9 @@
 // nonzero member: associative, not commutative), for regions of every
 // average length from empty to 10^5 members (one thread, teams inside a
 // warp, a warp, teams of several warps) and skewed lengths (one long region
-// among short ones). Offsets of int and int64.
+// among short ones). Offsets of int and int64. Row reductions of a constant
+// length below 256 (3, 48 and 200 members: the norm of every 3-vector, a
+// dot product with a side vector, a row maximum) take the same teams.
 #if __has_include(<intent/runtime.hpp>)
 #include <intent/runtime.hpp>
 #define TEST_HAS_RUNTIME 1
@@ -15,6 +17,7 @@
 #define TEST_HAS_RUNTIME 0
 #endif
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -58,6 +61,33 @@ namespace ops = intent::ops;
       [](std::int32_t p, std::int32_t q) { return p != 0 ? p : q; },
       [&](index k) { return z[k]; },
       [&](index r, std::int32_t s) { first[r] = s; });
+}
+
+/// Rows of a constant length below 256 (cta-rows would give each a CTA):
+/// the norm of every 3-vector, the dot product of 48-element rows with a
+/// side vector plus a bias, and the largest element of 200-element rows
+/// (teams of 1, 4 and 16 threads).
+[[intent::kernel]] void short_rows(view<float, 1> norm, view<const float, 2> p,
+                                   view<std::int64_t, 1> dot,
+                                   view<const std::int32_t, 2> a,
+                                   view<const std::int32_t, 1> w,
+                                   view<std::int32_t, 1> top,
+                                   view<const std::int32_t, 2> b) {
+  intent::parallel_for(p.extent(0), [&](index i) {
+    float s = intent::reduce(3, 0.0f, ops::plus{},
+                             [&](index j) { return p(i, j) * p(i, j); });
+    norm[i] = std::sqrt(s);
+  });
+  intent::parallel_for(a.extent(0), [&](index i) {
+    std::int64_t d = intent::reduce(48, std::int64_t(0), ops::plus{}, [&](index j) {
+      return std::int64_t(a(i, j)) * w[j];
+    });
+    dot[i] = d + 3 * i;
+  });
+  intent::parallel_for(b.extent(0), [&](index i) {
+    top[i] = intent::reduce(200, std::int32_t(INT32_MIN), ops::max{},
+                            [&](index j) { return b(i, j); });
+  });
 }
 
 } // namespace kernels
@@ -173,6 +203,58 @@ static bool run(index_t Rows, index_t Avg, bool Skew, std::mt19937 &Rng) {
   return Bad == 0;
 }
 
+static bool runShortRows(index_t N, std::mt19937 &Rng) {
+  std::uniform_real_distribution<float> F(-2.0f, 2.0f);
+  std::uniform_int_distribution<std::int32_t> Val(-1000, 1000);
+  std::vector<float> P(N * 3);
+  std::vector<std::int32_t> A(N * 48), W(48), B(N * 200);
+  for (float &E : P)
+    E = F(Rng);
+  for (std::int32_t &E : A)
+    E = Val(Rng);
+  for (std::int32_t &E : W)
+    E = Val(Rng);
+  for (std::int32_t &E : B)
+    E = Val(Rng);
+  std::vector<double> WantN(N);
+  std::vector<std::int64_t> WantD(N);
+  std::vector<std::int32_t> WantT(N);
+  for (index_t I = 0; I < N; ++I) {
+    double S = 0;
+    for (int J = 0; J < 3; ++J)
+      S += double(P[I * 3 + J]) * P[I * 3 + J];
+    WantN[I] = std::sqrt(S);
+    std::int64_t D = 0;
+    for (int J = 0; J < 48; ++J)
+      D += std::int64_t(A[I * 48 + J]) * W[J];
+    WantD[I] = D + 3 * I;
+    std::int32_t M = INT32_MIN;
+    for (int J = 0; J < 200; ++J)
+      M = B[I * 200 + J] > M ? B[I * 200 + J] : M;
+    WantT[I] = M;
+  }
+  mem::array<float> DP(pad(P)), DN(pad(std::vector<float>(N, 7.0f)));
+  mem::array<std::int32_t> DA(pad(A)), DW(W), DB(pad(B)),
+      DT(pad(std::vector<std::int32_t>(N, 7)));
+  mem::array<std::int64_t> DD(pad(std::vector<std::int64_t>(N, 7)));
+  kernels::short_rows(intent::view<float, 1>(DN.data(), {N}),
+                      intent::view<const float, 2>(DP.data(), {N, 3}),
+                      intent::view<std::int64_t, 1>(DD.data(), {N}),
+                      intent::view<const std::int32_t, 2>(DA.data(), {N, 48}),
+                      intent::view<const std::int32_t, 1>(DW.data(), {48}),
+                      intent::view<std::int32_t, 1>(DT.data(), {N}),
+                      intent::view<const std::int32_t, 2>(DB.data(), {N, 200}));
+  std::vector<float> GotN = DN.to_vector();
+  long BadN = 0, BadD = mismatches(DD.to_vector(), WantD),
+       BadT = mismatches(DT.to_vector(), WantT);
+  for (index_t I = 0; I < N; ++I)
+    BadN += std::fabs(GotN[I] - WantN[I]) > 1e-5 * (WantN[I] + 1.0);
+  std::printf("short rows %lld: %s (mismatches: norms %ld, dots %ld, max %ld)\n",
+              static_cast<long long>(N), BadN + BadD + BadT ? "FAIL" : "ok",
+              BadN, BadD, BadT);
+  return BadN + BadD + BadT == 0;
+}
+
 int main() {
   std::mt19937 Rng(41);
   bool Ok = true;
@@ -183,5 +265,7 @@ int main() {
     Ok = run(S[0], S[1], false, Rng) && Ok;
   Ok = run(2000, 6, true, Rng) && Ok;
   Ok = run(100, 300, true, Rng) && Ok;
+  for (index_t N : {0, 1, 255, 257, 20000})
+    Ok = runShortRows(N, Rng) && Ok;
   return Ok ? 0 : 1;
 }

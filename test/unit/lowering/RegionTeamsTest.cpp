@@ -11,7 +11,8 @@
 // members in order. Each verifier rule of lane-team segments gets a
 // program that breaks it; a dropped barrier is a shared-memory race; the
 // form prints and parses back; an ordered fold keeps one thread per region
-// and says why.
+// and says why. Row reductions of a constant length below 256 take the
+// same teams instead of a CTA per row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,52 @@ const char *kOrdered =
     "  } {\n"
     "  ^(%11: i64, %12: i64):\n"
     "    store %0, %12, %11 loc(4:30)\n"
+    "    yield\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+/// Rows of a constant length: out[i] = i * sum_{j < 40} a(i, j) (an
+/// epilogue on the result) and first[i] = the first nonzero of a(i, :100)
+/// (a user combine), two row groups cta-rows leaves to region-teams.
+const char *kShortRows =
+    "kernel @rows (%0 out: view<i64, 1> w, %1 a: view<const i32, 2> r, %2 first: view<i32, 1> w) loc(1:1) {\n"
+    "  %3 = extent %1 {dim = 0} : i64 loc(2:3)\n"
+    "  parallel_for %3 loc(2:3) {\n"
+    "  ^(%4: i64):\n"
+    "    %5 = constant {value = 0} : i64 loc(3:5)\n"
+    "    %6 = constant {value = 40} : i64 loc(3:5)\n"
+    "    %7 = reduce %5, %6, %5 {combiner = \"plus\", reassociate = true} : i64 loc(3:5) {\n"
+    "    ^(%8: i64):\n"
+    "      %9 = load %1, %4, %8 : i32 loc(3:20)\n"
+    "      %10 = cast %9 : i64 loc(3:20)\n"
+    "      yield %10\n"
+    "    } {\n"
+    "    ^(%11: i64, %12: i64):\n"
+    "      %13 = add %11, %12 : i64\n"
+    "      yield %13\n"
+    "    }\n"
+    "    %14 = mul %7, %4 : i64 loc(4:5)\n"
+    "    store %0, %14, %4 loc(4:3)\n"
+    "    yield\n"
+    "  }\n"
+    "  parallel_for %3 loc(5:3) {\n"
+    "  ^(%20: i64):\n"
+    "    %21 = constant {value = 0} : i64 loc(6:5)\n"
+    "    %22 = constant {value = 100} : i64 loc(6:5)\n"
+    "    %23 = constant {value = 0} : i32 loc(6:5)\n"
+    "    %24 = reduce %21, %22, %23 {combiner = \"user\", reassociate = true} : i32 loc(6:5) {\n"
+    "    ^(%25: i64):\n"
+    "      %26 = load %1, %20, %25 : i32 loc(6:20)\n"
+    "      yield %26\n"
+    "    } {\n"
+    "    ^(%27: i32, %28: i32):\n"
+    "      %29 = constant {value = 0} : i32 loc(6:30)\n"
+    "      %30 = cmp %27, %29 {pred = \"ne\"} : bool loc(6:30)\n"
+    "      %31 = select %30, %27, %28 : i32 loc(6:30)\n"
+    "      yield %31\n"
+    "    }\n"
+    "    store %2, %24, %20 loc(6:3)\n"
     "    yield\n"
     "  }\n"
     "  return\n"
@@ -322,4 +369,39 @@ TEST(RegionTeams, DroppedBarrierIsASharedMemoryRace) {
   EXPECT_NE(pr.error.find("shared-memory race on buffer team_part"),
             std::string::npos)
       << pr.error;
+}
+
+TEST(RegionTeams, ShortConstantRowsTakeTeamsNotACtaPerRow) {
+  auto m = parse(kShortRows);
+  ASSERT_TRUE(m);
+  const kir::Kernel &k = *m->kernels[0];
+  PipelineResult r = runPipeline(k);
+  ASSERT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
+  ASSERT_TRUE(laneTeamForm(*r.program)) << phys::programToString(*r.program);
+  for (int64_t rows : {0, 1, 7, 300, 1000}) {
+    ArgSpec a = ArgSpec::view(ScalarKind::I32, {rows, 100});
+    a.gen = [](std::mt19937_64 &rng) {
+      int64_t v = static_cast<int64_t>(rng() % 61) - 30;
+      return interp::Scalar::ofInt(ScalarKind::I32, std::abs(v) > 27 ? v : 0);
+    };
+    std::vector<ArgSpec> args = {ArgSpec::view(ScalarKind::I64, {rows}), a,
+                                 ArgSpec::view(ScalarKind::I32, {rows})};
+    // 40 members: teams of 4; 100: teams of 8.
+    EXPECT_EQ(teamShift(*r.program, 0, args), 2);
+    EXPECT_EQ(teamShift(*r.program, 1, args), 3);
+    Memory init = makeMemory(args, rows + 1);
+    Memory kirMem = init;
+    interp::KIRRunResult kr = interp::runKernel(k, test::bind(args, kirMem));
+    ASSERT_TRUE(kr.ok) << kr.error;
+    Memory mem = init;
+    interp::PhysRunResult pr = interp::runProgram(*r.program, test::bind(args, mem));
+    ASSERT_TRUE(pr.ok) << pr.error;
+    for (unsigned i = 0; i < args.size(); ++i)
+      EXPECT_EQ(mem.views[i], kirMem.views[i]) << "arg " << i << " rows " << rows;
+  }
+  bool said = false;
+  for (const phys::Remark &rm : r.remarks)
+    said |= rm.text.find("cta-rows: not applied: the reductions have a constant "
+                         "member count below 256") != std::string::npos;
+  EXPECT_TRUE(said);
 }
