@@ -85,6 +85,7 @@ __attribute__((weak)) void permute3(float *, const float *, long long,
                                     long long, long long);
 __attribute__((weak)) void stencil(float *, const float *, long long,
                                    long long);
+__attribute__((weak)) void norms3(float *, const float *, long long);
 } // namespace bench_entry
 
 namespace {
@@ -1036,6 +1037,34 @@ void benchStencil(Ctx &C, long long Rows, long long Cols) {
   measure(C, "stencil", Shape, 2.0 * N * sizeof(float), Ours);
 }
 
+void benchNorms3(Ctx &C, long long N) {
+  if (C.O.Quick)
+    N = std::max(1LL, N / 64);
+  dbuf<float> P(3 * N), Out(N), Want(N);
+  bench::fillUniform(P.get(), 3 * N, C.nextSeed(), -1.0f, 1.0f, C.S);
+  {
+    std::vector<float> HP = P.download(), HW(N);
+    bench::hostParallel(N, [&](long long Lo, long long Hi) {
+      for (long long I = Lo; I < Hi; ++I) {
+        double S = 0;
+        for (int J = 0; J < 3; ++J)
+          S += double(HP[3 * I + J]) * HP[3 * I + J];
+        HW[I] = static_cast<float>(std::sqrt(S));
+      }
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(
+        bench::compareDevice(Out.get(), Want.get(), nullptr, N, 1e-5, 1e-6, C.S),
+        N);
+  };
+  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
+               [&] { bench_entry::norms3(Out.get(), P.get(), N); }, Verify,
+               bench_entry::norms3 ? "" : missingReason(C, "norms3")};
+  measure(C, "norms3", std::to_string(N) + "x3", 16.0 * N, Ours);
+}
+
 struct Benchmark {
   const char *Name;
   std::function<void(Ctx &)> Run;
@@ -1075,6 +1104,8 @@ const std::vector<Benchmark> &benchmarks() {
        [](Ctx &C) { benchSoftmaxBf16(C, 6000, 3000); }},
       {"phases-2^20", [](Ctx &C) { benchPhases(C, 1LL << 20); }},
       {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
+      {"norms3-2^26", [](Ctx &C) { benchNorms3(C, 1LL << 26); }},
+      {"norms3-30000001", [](Ctx &C) { benchNorms3(C, 30000001LL); }},
       {"transpose-8192x8192", [](Ctx &C) { benchTranspose(C, 8192, 8192); }},
       {"transpose-6000x3000", [](Ctx &C) { benchTranspose(C, 6000, 3000); }},
       {"permute3-64x512x1024",

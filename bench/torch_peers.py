@@ -17,6 +17,8 @@ Times, with the method of the CUDA driver (bench/bench.cu):
            target; bf16 in and out, weight bf16);
   softmax_bf16 32768x1024, 6000x3000 bf16: torch.softmax(dim=-1) (the
            target; bf16 in and out);
+  norms3   2^26x3, 30000001x3: torch.linalg.vector_norm(dim=1) (the
+           target);
   transpose 8192x8192, 6000x3000: out.copy_(a.t()) into a preallocated out
            (the target);
   permute3 64x512x1024, 12x1000x3000: out.copy_(x.permute(0, 2, 1)) into a
@@ -416,6 +418,24 @@ def bench_transpose(ctx, rows, cols):
                 lambda: out.fill_(math.nan), lambda: out.copy_(a.t()), verify)
 
 
+def bench_norms3(ctx, n):
+    torch = ctx.torch
+    if ctx.args.quick:
+        n = max(1, n // 64)
+    shape = f"{n}x3"
+    p = ctx.uniform((n, 3), -1.0, 1.0)
+    want = p.double().square().sum(dim=1).sqrt()
+    nbytes = 16.0 * n
+
+    def verify(got):
+        bad = (got.double() - want).abs() > 1e-5 * want + 1e-6
+        return describe_bad(torch, bad, got, want)
+
+    ctx.measure("norms3", shape, "torch.linalg.vector_norm(dim=1)", "target",
+                nbytes, lambda: None,
+                lambda: torch.linalg.vector_norm(p, dim=1), verify)
+
+
 def bench_permute3(ctx, b, n, m):
     torch = ctx.torch
     if ctx.args.quick:
@@ -519,6 +539,9 @@ def main(argv):
     for rows, cols in [(32768, 1024), (6000, 3000)]:
         names.append((f"softmax_bf16-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_softmax_bf16(ctx, r, c)))
+    for n in [1 << 26, 30000001]:
+        names.append((f"norms3-{'2^26' if n == 1 << 26 else n}",
+                      lambda n=n: bench_norms3(ctx, n)))
     for rows, cols in [(8192, 8192), (6000, 3000)]:
         names.append((f"transpose-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_transpose(ctx, r, c)))

@@ -39,6 +39,7 @@ __attribute__((weak)) void softmax3(float *, const float *, long long,
 __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
                                const float *, const float *, long long,
                                long long);
+__attribute__((weak)) void norms3(float *, const float *, long long);
 __attribute__((weak)) void colsum(float *, const float *, long long, long long);
 __attribute__((weak)) void rmsnorm_bf16(unsigned short *, const unsigned short *,
                                         const unsigned short *, long long,
@@ -313,6 +314,22 @@ void testColsum() {
   }
 }
 
+void testNorms3() {
+  if (!bench_entry::norms3)
+    return missing("norms3");
+  for (long long N : {0LL, 1LL, 255LL, 257LL, 3001LL}) {
+    std::vector<float> P = intValued(3 * N), Out(N, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::norms3(Out.data(), P.data(), N); });
+    for (long long I = 0; I < N; ++I) {
+      double S = 0; // integer values: the f32 sum of squares is exact
+      for (int J = 0; J < 3; ++J)
+        S += double(P[3 * I + J]) * P[3 * I + J];
+      Ok = Ok && Out[I] == std::sqrt(static_cast<float>(S));
+    }
+    report("norms3", std::to_string(N).c_str(), Ok);
+  }
+}
+
 void testTranspose() {
   if (!bench_entry::transpose)
     return missing("transpose");
@@ -485,6 +502,7 @@ int main() {
   testSoftmax3();
   testMv2();
   testColsum();
+  testNorms3();
   testTranspose();
   testPermute3();
   testStencil();
