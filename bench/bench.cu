@@ -86,6 +86,7 @@ __attribute__((weak)) void permute3(float *, const float *, long long,
 __attribute__((weak)) void stencil(float *, const float *, long long,
                                    long long);
 __attribute__((weak)) void norms3(float *, const float *, long long);
+__attribute__((weak)) void rowsum(float *, const float *, long long, long long);
 } // namespace bench_entry
 
 namespace {
@@ -1037,6 +1038,36 @@ void benchStencil(Ctx &C, long long Rows, long long Cols) {
   measure(C, "stencil", Shape, 2.0 * N * sizeof(float), Ours);
 }
 
+void benchRowsum(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  dbuf<float> A(N), Out(Rows), Want(Rows);
+  bench::fillIntValued(A.get(), N, C.nextSeed(), -8, 8, C.S);
+  {
+    std::vector<float> HA = A.download(), HW(Rows);
+    bench::hostParallel(Rows, [&](long long Lo, long long Hi) {
+      for (long long I = Lo; I < Hi; ++I) {
+        double S = 0;
+        for (long long J = 0; J < Cols; ++J)
+          S += HA[I * Cols + J];
+        HW[I] = static_cast<float>(S);
+      }
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(
+        bench::compareDevice(Out.get(), Want.get(), nullptr, Rows, 0, 0, C.S),
+        Rows);
+  };
+  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
+               [&] { bench_entry::rowsum(Out.get(), A.get(), Rows, Cols); },
+               Verify, bench_entry::rowsum ? "" : missingReason(C, "rowsum")};
+  measure(C, "rowsum", std::to_string(Rows) + "x" + std::to_string(Cols),
+          (1.0 * N + Rows) * sizeof(float), Ours);
+}
+
 void benchNorms3(Ctx &C, long long N) {
   if (C.O.Quick)
     N = std::max(1LL, N / 64);
@@ -1104,6 +1135,8 @@ const std::vector<Benchmark> &benchmarks() {
        [](Ctx &C) { benchSoftmaxBf16(C, 6000, 3000); }},
       {"phases-2^20", [](Ctx &C) { benchPhases(C, 1LL << 20); }},
       {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
+      {"rowsum-16777216x16", [](Ctx &C) { benchRowsum(C, 16777216, 16); }},
+      {"rowsum-8192x8192", [](Ctx &C) { benchRowsum(C, 8192, 8192); }},
       {"norms3-2^26", [](Ctx &C) { benchNorms3(C, 1LL << 26); }},
       {"norms3-30000001", [](Ctx &C) { benchNorms3(C, 30000001LL); }},
       {"transpose-8192x8192", [](Ctx &C) { benchTranspose(C, 8192, 8192); }},

@@ -17,6 +17,7 @@ Times, with the method of the CUDA driver (bench/bench.cu):
            target; bf16 in and out, weight bf16);
   softmax_bf16 32768x1024, 6000x3000 bf16: torch.softmax(dim=-1) (the
            target; bf16 in and out);
+  rowsum   16777216x16, 8192x8192: torch.sum(dim=1) (the target);
   norms3   2^26x3, 30000001x3: torch.linalg.vector_norm(dim=1) (the
            target);
   transpose 8192x8192, 6000x3000: out.copy_(a.t()) into a preallocated out
@@ -418,6 +419,22 @@ def bench_transpose(ctx, rows, cols):
                 lambda: out.fill_(math.nan), lambda: out.copy_(a.t()), verify)
 
 
+def bench_rowsum(ctx, rows, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    a = int_valued(ctx, (rows, cols), -8, 8)
+    want = a.double().sum(dim=1)
+    nbytes = (1.0 * rows * cols + rows) * 4
+
+    def verify(out):
+        return describe_bad(torch, out.double() != want, out, want)
+
+    ctx.measure("rowsum", shape, "torch.sum(dim=1)", "target", nbytes,
+                lambda: None, lambda: torch.sum(a, dim=1), verify)
+
+
 def bench_norms3(ctx, n):
     torch = ctx.torch
     if ctx.args.quick:
@@ -539,6 +556,9 @@ def main(argv):
     for rows, cols in [(32768, 1024), (6000, 3000)]:
         names.append((f"softmax_bf16-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_softmax_bf16(ctx, r, c)))
+    for rows, cols in [(16777216, 16), (8192, 8192)]:
+        names.append((f"rowsum-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_rowsum(ctx, r, c)))
     for n in [1 << 26, 30000001]:
         names.append((f"norms3-{'2^26' if n == 1 << 26 else n}",
                       lambda n=n: bench_norms3(ctx, n)))

@@ -64,6 +64,8 @@ void permute3(float *out, const float *x, long long b, long long n,
 /// out[i][j] = 0.2 * (a[i][j] and its four neighbours, zero outside the
 /// n x m row-major matrix).
 void stencil(float *out, const float *a, long long n, long long m);
+/// out[i] = sum over j of a[i][j] (rows x cols row-major).
+void rowsum(float *out, const float *a, long long rows, long long cols);
 /// out[i] = |p(i, :)|: the norm of each point of an n x 3 array.
 void norms3(float *out, const float *p, long long n);
 

@@ -40,6 +40,7 @@ __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
                                const float *, const float *, long long,
                                long long);
 __attribute__((weak)) void norms3(float *, const float *, long long);
+__attribute__((weak)) void rowsum(float *, const float *, long long, long long);
 __attribute__((weak)) void colsum(float *, const float *, long long, long long);
 __attribute__((weak)) void rmsnorm_bf16(unsigned short *, const unsigned short *,
                                         const unsigned short *, long long,
@@ -314,6 +315,23 @@ void testColsum() {
   }
 }
 
+void testRowsum() {
+  if (!bench_entry::rowsum)
+    return missing("rowsum");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {1024, 16}, {5, 3000}}) {
+    std::vector<float> A = intValued(R * C), Out(R, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::rowsum(Out.data(), A.data(), R, C); });
+    for (long long I = 0; I < R; ++I) {
+      double W = 0;
+      for (long long J = 0; J < C; ++J)
+        W += A[I * C + J];
+      Ok = Ok && Out[I] == W;
+    }
+    report("rowsum", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
 void testNorms3() {
   if (!bench_entry::norms3)
     return missing("norms3");
@@ -503,6 +521,7 @@ int main() {
   testMv2();
   testColsum();
   testNorms3();
+  testRowsum();
   testTranspose();
   testPermute3();
   testStencil();
