@@ -80,7 +80,8 @@ int log2Of(int v) {
 }
 
 bool isFold(const Op &op) {
-  return op.opcode == Opcode::RegionFold || op.opcode == Opcode::Reduce;
+  return op.opcode == Opcode::RegionFold || op.opcode == Opcode::Reduce ||
+         op.opcode == Opcode::ArgReduce;
 }
 
 /// The first fold of `body`, or null.
@@ -138,14 +139,22 @@ std::string foldRejection(const Program &p, const Op &op,
                           const std::set<const Value *> &after,
                           const std::vector<const Value *> &coords) {
   const bool region = op.opcode == Opcode::RegionFold;
+  const bool arg = op.opcode == Opcode::ArgReduce;
   const std::string what = region ? "the region_fold" : "a reduction";
-  if (!op.boolAttr("reassociate", false))
-    return what + " may not be reassociated (intent::ordered)";
-  if (chunkLength(op))
-    return what + " is chunked";
-  for (const AccComponent &c : op.acc)
-    if (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8)
-      return "accumulator type " + typeToString(c.type) + " is not 4 or 8 bytes";
+  if (arg) {
+    const Type &t = op.result(0)->type;
+    if (elemBytes(t.elem) != 4 && elemBytes(t.elem) != 8)
+      return "arg-reduce value type " + typeToString(t) + " is not 4 or 8 bytes";
+  } else {
+    if (!op.boolAttr("reassociate", false))
+      return what + " may not be reassociated (intent::ordered)";
+    if (chunkLength(op))
+      return what + " is chunked";
+    for (const AccComponent &c : op.acc)
+      if (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8)
+        return "accumulator type " + typeToString(c.type) +
+               " is not 4 or 8 bytes";
+  }
   bool effects = false, uses = false;
   walk(*op.region(ValueRegion), [&](const Op &o) {
     effects = effects || o.opcode == Opcode::Store || isAtomic(o.opcode) ||
@@ -304,6 +313,7 @@ private:
   struct Fold {
     const Op *op;
     bool region;
+    bool arg; ///< an argreduce: (value, position) components
     std::vector<Type> types;
     Values bufs;
     Values acc;
@@ -349,12 +359,22 @@ private:
     }
     return {};
   }
-  Values combine(const Fold &f, const Values &lo, const Values &hi) {
+  /// lo's members precede hi's; `increasing`: hi is one member whose
+  /// position follows every one in lo (a thread's own stream).
+  Values combine(const Fold &f, const Values &lo, const Values &hi,
+                 bool increasing = false) {
+    if (f.arg)
+      return cb.argMerge(f.op->strAttr("which") == "max",
+                         f.op->strAttr("tie") == "last",
+                         f.op->strAttr("nan") == "ignore", lo[0], lo[1], hi[0],
+                         hi[1], increasing);
     Values a = lo;
     a.insert(a.end(), hi.begin(), hi.end());
     return inlineRegion(*f.op, CombineRegion, a);
   }
   Values identity(const Fold &f) {
+    if (f.arg)
+      return {cb.constant(f.op->acc[0].value, f.types[0]), cb.i64(-1)};
     Values id;
     llvm::ArrayRef<Value *> inits = accInits(*f.op);
     for (unsigned c = 0; c < f.types.size(); ++c)
@@ -363,10 +383,19 @@ private:
                        : cb.constant(f.op->acc[c].value, f.types[c]));
     return id;
   }
-  /// The value of member `k` (a region_fold's value takes (r, k)).
+  /// The value of member `k` (a region_fold's value takes (r, k); an
+  /// arg-reduction's is the pair (value, k)).
   Values value(const Fold &f, Value *r, Value *k) {
+    if (f.arg)
+      return {inlineRegion(*f.op, ValueRegion, {k})[0], k};
     return f.region ? inlineRegion(*f.op, ValueRegion, {r, k})
                     : inlineRegion(*f.op, ValueRegion, {k});
+  }
+  /// value(f, r, k) when k < to, else the identity (an arg-reduction's
+  /// with position -1: no member).
+  Values valueIfBelow(const Fold &f, Value *r, Value *k, Value *to) {
+    return cb.ifThen(cb.cmp("lt", k, to), identity(f),
+                     [&] { return value(f, r, k); });
   }
   /// This thread's members of `f` folded: strided by G for a built-in
   /// combine, a contiguous chunk (member order) for a user one.
@@ -413,12 +442,11 @@ Values TeamLowering::foldMembers(const Fold &f, Value *r, Value *worker,
           Value *ku = k; // the member index of this value (origin: KIR's)
           ku->origin = kArg->origin;
           ku->name = kArg->name;
-          xs.push_back(cb.ifThen(cb.cmp("lt", ku, to), identity(f),
-                                 [&] { return value(f, r, ku); }));
+          xs.push_back(valueIfBelow(f, r, ku, to));
         }
         Values a(c.begin() + 1, c.end());
         for (const Values &x : xs)
-          a = combine(f, a, x);
+          a = combine(f, a, x, /*increasing=*/f.arg);
         Values next = {c[0]};
         next.insert(next.end(), a.begin(), a.end());
         return next;
@@ -449,16 +477,21 @@ void TeamLowering::run() {
   for (const auto &op : old.ops) {
     if (!isFold(*op))
       continue;
-    Fold f{op.get(), op->opcode == Opcode::RegionFold, {}, {}, {}};
+    Fold f{op.get(), op->opcode == Opcode::RegionFold,
+           op->opcode == Opcode::ArgReduce, {}, {}, {}};
+    if (f.arg)
+      f.types = {op->result(0)->type, Type::index()};
+    else
+      for (const AccComponent &c : op->acc)
+        f.types.push_back(c.type);
     std::vector<unsigned> ids;
-    for (const AccComponent &c : op->acc) {
-      f.types.push_back(c.type);
+    for (const Type &ty : f.types) {
       Buffer b;
       b.id = p.buffers.size();
       b.name = "team_part" + std::to_string(folds.size()) + "_" +
                std::to_string(ids.size()) + "_g" + std::to_string(group);
       b.scope = BufferScope::CTAShared;
-      b.elem = c.type.elem;
+      b.elem = ty.elem;
       b.size = std::max(1, t / 32);
       b.init = InitMode::FirstWrite;
       b.ownership = Ownership::Private;
@@ -560,10 +593,13 @@ void TeamLowering::run() {
     for (const auto &op : old.ops) {
       if (isFold(*op)) {
         const Fold &f = folds[next++];
-        Values inits;
-        for (const Value *v : accInits(*f.op))
-          inits.push_back(lookup(map, const_cast<Value *>(v)));
-        Values res = combine(f, inits, f.acc);
+        Values res = f.acc; // an arg-reduction's pair is its result
+        if (!f.arg) {
+          Values inits;
+          for (const Value *v : accInits(*f.op))
+            inits.push_back(lookup(map, const_cast<Value *>(v)));
+          res = combine(f, inits, f.acc);
+        }
         if (f.region) {
           Values args = {lookup(map, regionIndex(*f.op))};
           args.insert(args.end(), res.begin(), res.end());

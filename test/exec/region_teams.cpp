@@ -8,7 +8,9 @@
 // warp, a warp, teams of several warps) and skewed lengths (one long region
 // among short ones). Offsets of int and int64. Row reductions of a constant
 // length below 256 (3, 48 and 200 members: the norm of every 3-vector, a
-// dot product with a side vector, a row maximum) take the same teams.
+// dot product with a side vector, a row maximum) take the same teams, and
+// so do arg-reductions over short rows (argmax over 10 class scores, the
+// last minimum of 60 elements, with many ties).
 #if __has_include(<intent/runtime.hpp>)
 #include <intent/runtime.hpp>
 #define TEST_HAS_RUNTIME 1
@@ -87,6 +89,23 @@ namespace ops = intent::ops;
   intent::parallel_for(b.extent(0), [&](index i) {
     top[i] = intent::reduce(200, std::int32_t(INT32_MIN), ops::max{},
                             [&](index j) { return b(i, j); });
+  });
+}
+
+/// The predicted class of every sample (argmax over 10 scores, first of
+/// ties) and the last position of every 60-element row's minimum.
+[[intent::kernel]] void predictions(view<index, 1> cls, view<const float, 2> s,
+                                    view<index, 1> low,
+                                    view<const std::int32_t, 2> b) {
+  intent::parallel_for(s.extent(0), [&](index i) {
+    cls[i] = intent::argmax(10, [&](index j) { return s(i, j); },
+                            intent::tie::first)
+                 .pos;
+  });
+  intent::parallel_for(b.extent(0), [&](index i) {
+    low[i] = intent::argmin(60, [&](index j) { return b(i, j); },
+                            intent::tie::last)
+                 .pos;
   });
 }
 
@@ -255,6 +274,41 @@ static bool runShortRows(index_t N, std::mt19937 &Rng) {
   return BadN + BadD + BadT == 0;
 }
 
+static bool runPredictions(index_t N, std::mt19937 &Rng) {
+  // Few distinct values: ties are frequent.
+  std::uniform_int_distribution<int> Few(-3, 3);
+  std::vector<float> S(N * 10);
+  std::vector<std::int32_t> B(N * 60);
+  for (float &E : S)
+    E = static_cast<float>(Few(Rng));
+  for (std::int32_t &E : B)
+    E = Few(Rng);
+  std::vector<index_t> WantC(N), WantL(N);
+  for (index_t I = 0; I < N; ++I) {
+    index_t C = 0, L = 0;
+    for (index_t J = 1; J < 10; ++J)
+      C = S[I * 10 + J] > S[I * 10 + C] ? J : C;
+    for (index_t J = 1; J < 60; ++J)
+      L = B[I * 60 + J] <= B[I * 60 + L] ? J : L;
+    WantC[I] = C;
+    WantL[I] = L;
+  }
+  mem::array<float> DS(pad(S));
+  mem::array<std::int32_t> DB(pad(B));
+  mem::array<index_t> DC(pad(std::vector<index_t>(N, 77))),
+      DL(pad(std::vector<index_t>(N, 77)));
+  kernels::predictions(intent::view<index_t, 1>(DC.data(), {N}),
+                       intent::view<const float, 2>(DS.data(), {N, 10}),
+                       intent::view<index_t, 1>(DL.data(), {N}),
+                       intent::view<const std::int32_t, 2>(DB.data(), {N, 60}));
+  long BadC = mismatches(DC.to_vector(), WantC),
+       BadL = mismatches(DL.to_vector(), WantL);
+  std::printf("predictions %lld: %s (mismatches: argmax %ld, argmin %ld)\n",
+              static_cast<long long>(N), BadC + BadL ? "FAIL" : "ok", BadC,
+              BadL);
+  return BadC + BadL == 0;
+}
+
 int main() {
   std::mt19937 Rng(41);
   bool Ok = true;
@@ -267,5 +321,7 @@ int main() {
   Ok = run(100, 300, true, Rng) && Ok;
   for (index_t N : {0, 1, 255, 257, 20000})
     Ok = runShortRows(N, Rng) && Ok;
+  for (index_t N : {0, 1, 33, 1000, 100000})
+    Ok = runPredictions(N, Rng) && Ok;
   return Ok ? 0 : 1;
 }
