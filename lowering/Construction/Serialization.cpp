@@ -3,6 +3,7 @@
 #include "Construction/Serialization.h"
 
 #include "Construction/Dependence.h"
+#include "Physical/Coop.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -302,7 +303,16 @@ construct::lostParallelism(const ConstructionState &s) {
                           (op.opcode == phys::Opcode::Loop &&
                            s.program->scope == phys::ExecScope::CTA));
         });
-      if (inOrdered || distributed)
+      // A nested parallel_for of a tiny constant trip count (normalizing a
+      // 3-vector) runs serially by choice (Physical/Coop.h kTinyTrip).
+      bool tiny = false;
+      if (s.program)
+        phys::walk(*s.program->body, [&](const phys::Op &op) {
+          if (op.origin.op == f.nested && op.opcode == phys::Opcode::For)
+            if (std::optional<int64_t> n = phys::constantTrip(op))
+              tiny |= *n < phys::kTinyTrip;
+        });
+      if (inOrdered || distributed || tiny)
         continue;
     }
     out.push_back(f);

@@ -49,6 +49,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace intent;
@@ -78,6 +79,22 @@ const Op *instanceBuffer(const Program &p, const Block &body) {
       return op.get();
   }
   return nullptr;
+}
+
+/// Whether every top-level reduction and parallel for of instance `body`
+/// (at least one) has a tiny constant trip count (Coop.h kTinyTrip).
+bool tinyRows(const Block &body) {
+  bool any = false;
+  for (const auto &op : body.ops) {
+    if (op->opcode != Opcode::Reduce && op->opcode != Opcode::ArgReduce &&
+        op->opcode != Opcode::For)
+      continue;
+    std::optional<int64_t> n = constantTrip(*op);
+    if (!n || *n >= kTinyTrip)
+      return false;
+    any = true;
+  }
+  return any;
 }
 
 /// Why segment `seg` of thread-scope program `p` does not take a CTA per
@@ -166,6 +183,13 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   if (!seg.ordered && passes::regionTeamsRejection(p, seg.group).empty())
     return "the reductions have a constant member count below 256 "
            "(region-teams maps them)";
+  // Tiny rows (normalizing a 3-vector in place: a reduction, then a
+  // parallel_for over the same 3 members) run best as construction left
+  // them: one thread per instance, its loops serial.
+  if (!seg.ordered && tinyRows(body))
+    return "every reduction and parallel for has a constant trip count "
+           "below " + std::to_string(kTinyTrip) +
+           " (one thread per instance)";
   return "";
 }
 

@@ -93,20 +93,7 @@ const Op *firstFold(const Block &body) {
 }
 
 /// Reduce `r`'s member count when both bounds are integer constants.
-std::optional<int64_t> constantMembers(const Op &r) {
-  auto value = [](const Value *v) -> std::optional<int64_t> {
-    while (v->def && v->def->opcode == Opcode::Cast)
-      v = v->def->operands[0];
-    if (v->def && v->def->opcode == Opcode::Constant)
-      if (const auto *i = std::get_if<int64_t>(v->def->attr("value")))
-        return *i;
-    return std::nullopt;
-  };
-  std::optional<int64_t> b = value(memberBegin(r)), e = value(memberEnd(r));
-  if (!b || !e)
-    return std::nullopt;
-  return std::max<int64_t>(*e - *b, 0);
-}
+std::optional<int64_t> constantMembers(const Op &r) { return constantTrip(r); }
 
 /// Whether `v` is computed from launch values, constants, parameters and
 /// extents only (passes::launchExprOf would give its expression).

@@ -3,6 +3,7 @@
 #include "Physical/Coop.h"
 
 #include "Physical/Conflict.h"
+#include "Physical/Structured.h"
 #include "Physical/Verifier.h"
 
 #include <algorithm>
@@ -326,4 +327,24 @@ intent::phys::reductionDependents(const Block &body) {
         out.insert(r);
   }
   return out;
+}
+
+std::optional<int64_t> intent::phys::constantInt(const Value *v) {
+  while (v->def && v->def->opcode == Opcode::Cast)
+    v = v->def->operands[0];
+  if (v->def && v->def->opcode == Opcode::Constant)
+    if (const auto *i = std::get_if<int64_t>(v->def->attr("value")))
+      return *i;
+  return std::nullopt;
+}
+
+std::optional<int64_t> intent::phys::constantTrip(const Op &op) {
+  const bool loop = op.opcode == Opcode::For;
+  if (!loop && !isStructured(op.opcode))
+    return std::nullopt;
+  std::optional<int64_t> b = constantInt(loop ? op.operands[0] : memberBegin(op));
+  std::optional<int64_t> e = constantInt(loop ? op.operands[1] : memberEnd(op));
+  if (!b || !e)
+    return std::nullopt;
+  return std::max<int64_t>(*e - *b, 0);
 }

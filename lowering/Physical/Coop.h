@@ -14,6 +14,7 @@
 
 #include "Physical/IR.h"
 
+#include <optional>
 #include <set>
 
 namespace intent::phys {
@@ -60,6 +61,17 @@ bool walksOuterAxis(const Op &r, const std::vector<const Value *> &coords);
 /// reduction's result (reduce / argreduce results and what is computed
 /// from them): what a pass that folds the reductions first must run after.
 std::set<const Value *> reductionDependents(const Block &body);
+
+/// The integer constant `v` is (through casts), if it is one.
+std::optional<int64_t> constantInt(const Value *v);
+/// The trip count of a reduce, argreduce, region-less `for` or region op's
+/// members when both bounds are integer constants (max(end - begin, 0)).
+std::optional<int64_t> constantTrip(const Op &op);
+/// Constant trip counts below this are tiny: such loops run serially in
+/// their instance (cta-rows leaves an instance whose reductions and
+/// parallel fors are all tiny one thread; its nested loop is no lost
+/// parallelism).
+constexpr int64_t kTinyTrip = 16;
 
 /// cta-rows: in an instance `body` whose top-level ops run on different
 /// threads of a CTA (leader stores, distributed reductions and fors), the

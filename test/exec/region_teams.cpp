@@ -10,7 +10,9 @@
 // length below 256 (3, 48 and 200 members: the norm of every 3-vector, a
 // dot product with a side vector, a row maximum) take the same teams, and
 // so do arg-reductions over short rows (argmax over 10 class scores, the
-// last minimum of 60 elements, with many ties).
+// last minimum of 60 elements, with many ties). Tiny rows with a parallel
+// for after the reduction (normalizing 3-vectors in place) keep one thread
+// per point.
 #if __has_include(<intent/runtime.hpp>)
 #include <intent/runtime.hpp>
 #define TEST_HAS_RUNTIME 1
@@ -89,6 +91,17 @@ namespace ops = intent::ops;
   intent::parallel_for(b.extent(0), [&](index i) {
     top[i] = intent::reduce(200, std::int32_t(INT32_MIN), ops::max{},
                             [&](index j) { return b(i, j); });
+  });
+}
+
+/// Every 3-vector scaled to unit length in place (a reduction, then a
+/// parallel_for over the same 3 members reading and writing the view):
+/// tiny rows keep one thread per point.
+[[intent::kernel]] void normalize(view<float, 2> p) {
+  intent::parallel_for(p.extent(0), [&](index i) {
+    float n = std::sqrt(intent::reduce(3, 0.0f, ops::plus{},
+                                       [&](index j) { return p(i, j) * p(i, j); }));
+    intent::parallel_for(3, [&](index j) { p(i, j) = p(i, j) / n; });
   });
 }
 
@@ -274,6 +287,30 @@ static bool runShortRows(index_t N, std::mt19937 &Rng) {
   return BadN + BadD + BadT == 0;
 }
 
+static bool runNormalize(index_t N, std::mt19937 &Rng) {
+  std::uniform_real_distribution<float> F(0.5f, 2.0f);
+  std::vector<float> P(N * 3);
+  for (float &E : P)
+    E = F(Rng);
+  std::vector<double> Want(N * 3);
+  for (index_t I = 0; I < N; ++I) {
+    double S = 0;
+    for (int J = 0; J < 3; ++J)
+      S += double(P[I * 3 + J]) * P[I * 3 + J];
+    for (int J = 0; J < 3; ++J)
+      Want[I * 3 + J] = P[I * 3 + J] / std::sqrt(S);
+  }
+  mem::array<float> DP(pad(P));
+  kernels::normalize(intent::view<float, 2>(DP.data(), {N, 3}));
+  std::vector<float> Got = DP.to_vector();
+  long Bad = 0;
+  for (index_t I = 0; I < N * 3; ++I)
+    Bad += std::fabs(Got[I] - Want[I]) > 1e-5;
+  std::printf("normalize %lld: %s (%ld mismatches)\n", static_cast<long long>(N),
+              Bad ? "FAIL" : "ok", Bad);
+  return Bad == 0;
+}
+
 static bool runPredictions(index_t N, std::mt19937 &Rng) {
   // Few distinct values: ties are frequent.
   std::uniform_int_distribution<int> Few(-3, 3);
@@ -323,5 +360,7 @@ int main() {
     Ok = runShortRows(N, Rng) && Ok;
   for (index_t N : {0, 1, 33, 1000, 100000})
     Ok = runPredictions(N, Rng) && Ok;
+  for (index_t N : {0, 1, 1000, 100001})
+    Ok = runNormalize(N, Rng) && Ok;
   return Ok ? 0 : 1;
 }
