@@ -165,6 +165,7 @@ private:
   const unsigned workspace, partsExpr;
   const int64_t ticketWords, slotWords;
   ValueMap map;
+  FoldInliner fi{cb, map};
   Value *tid = nullptr, *lane = nullptr, *h = nullptr, *worker = nullptr;
   Value *parts = nullptr, *local = nullptr, *ws = nullptr;
 
@@ -186,63 +187,6 @@ private:
   Value *min(Value *a, Value *b) { return cb.b.binary(Opcode::Min, a, b); }
   Value *max(Value *a, Value *b) { return cb.b.binary(Opcode::Max, a, b); }
 
-  /// Copies `op`; accesses become each thread's own (the instance's index
-  /// no longer carries the structured op's range: assumed in bounds).
-  Op *copy(const Op &op) {
-    Op *c = cloneOp(cb.b, op, map);
-    std::function<void(Op &)> mark = [&](Op &o) {
-      if (o.opcode == Opcode::Load || o.opcode == Opcode::Store ||
-          isAtomic(o.opcode)) {
-        o.access.active = ActiveSet::Thread;
-        if (o.access.bounds == Bounds::Proven)
-          o.access.bounds = Bounds::Assumed;
-      }
-      for (auto &r : o.regions)
-        for (auto &inner : r->block.ops)
-          mark(*inner);
-    };
-    mark(*c);
-    return c;
-  }
-
-  Values inlineRegion(const Op &t, unsigned r, const Values &args) {
-    const Block &blk = t.region(r)->block;
-    for (unsigned i = 0; i < args.size(); ++i)
-      map[blk.args[i]] = args[i];
-    for (const auto &op : blk.ops) {
-      if (op->opcode == Opcode::Yield) {
-        Values out;
-        for (Value *v : op->operands)
-          out.push_back(lookup(map, v));
-        return out;
-      }
-      copy(*op);
-    }
-    return {};
-  }
-  Values identity(const Red &r) {
-    if (r.arg)
-      return {cb.constant(r.op->acc[0].value, r.types[0]), cb.i64(-1)};
-    Values id;
-    for (unsigned c = 0; c < r.types.size(); ++c)
-      id.push_back(r.op->acc[c].identity == AccComponent::Identity::Init
-                       ? lookup(map, r.op->operands[2 + c])
-                       : cb.constant(r.op->acc[c].value, r.types[c]));
-    return id;
-  }
-  /// lo's members precede hi's; `increasing`: hi is one member whose
-  /// position follows every one in lo (a worker's own stream).
-  Values combine(const Red &r, const Values &lo, const Values &hi,
-                 bool increasing = false) {
-    if (r.arg)
-      return cb.argMerge(r.op->strAttr("which") == "max",
-                         r.op->strAttr("tie") == "last",
-                         r.op->strAttr("nan") == "ignore", lo[0], lo[1], hi[0],
-                         hi[1], increasing);
-    Values a = lo;
-    a.insert(a.end(), hi.begin(), hi.end());
-    return inlineRegion(*r.op, CombineRegion, a);
-  }
   Value *atomic(llvm::StringRef kind, llvm::StringRef order, Value *index,
                 Value *v) {
     Op *op = cb.b.create(Opcode::Atomic, {ws, v, index},
@@ -277,17 +221,17 @@ Values ColLowering::foldChunk(const Red &r) {
   Value *to = min(end, cb.add(from, chunk));
   const Value *kArg = t.region(ValueRegion)->block.args[0];
   Values init = {from};
-  Values id = identity(r);
+  Values id = fi.identity(*r.op, r.types);
   init.insert(init.end(), id.begin(), id.end());
   Values out = cb.loop(
       init, [&](const Values &c) { return cb.cmp("lt", c[0], to); },
       [&](const Values &c) {
         c[0]->origin = kArg->origin;
         c[0]->name = kArg->name;
-        Values x = inlineRegion(t, ValueRegion, {c[0]});
+        Values x = fi.inlineRegion(t, ValueRegion, {c[0]});
         if (r.arg)
           x = {x[0], c[0]};
-        Values a = combine(r, Values(c.begin() + 1, c.end()), x,
+        Values a = fi.combine(*r.op, Values(c.begin() + 1, c.end()), x,
                            /*increasing=*/r.arg);
         Values next = {c[0]};
         next.insert(next.end(), a.begin(), a.end());
@@ -319,7 +263,7 @@ void ColLowering::combineWorkers() {
         for (unsigned c = 0; c < ty.size(); ++c)
           other.push_back(
               cb.load(r.partBufs[c], cb.add(i64v(k * kWidth), lane)));
-        acc = combine(r, acc, other);
+        acc = fi.combine(*r.op, acc, other);
       }
       return acc;
     });
@@ -413,7 +357,7 @@ void ColLowering::run() {
     if (later)
       epilogue.push_back(op.get());
     else
-      copy(*op);
+      fi.copy(*op);
   }
   for (Red &r : reds)
     r.acc = foldChunk(r);
@@ -460,7 +404,7 @@ void ColLowering::run() {
               Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
               Values init = {from};
               for (Red &r : reds) {
-                Values id = identity(r);
+                Values id = fi.identity(*r.op, r.types);
                 init.insert(init.end(), id.begin(), id.end());
               }
               Values out = cb.loop(
@@ -476,7 +420,7 @@ void ColLowering::run() {
                                    slot(comp++, cb.add(base, c[0])), zero),
                             r.types[k]));
                       Values acc(c.begin() + at, c.begin() + at + r.types.size());
-                      Values a = combine(r, acc, part);
+                      Values a = fi.combine(*r.op, acc, part);
                       next.insert(next.end(), a.begin(), a.end());
                       at += r.types.size();
                     }
@@ -521,13 +465,13 @@ void ColLowering::run() {
         Values inits;
         for (const Value *v : accInits(*r.op))
           inits.push_back(lookup(map, const_cast<Value *>(v)));
-        res = combine(r, inits, acc);
+        res = fi.combine(*r.op, inits, acc);
       }
       for (unsigned c = 0; c < r.op->results.size(); ++c)
         map[r.op->result(c)] = res[c];
     }
     for (const Op *op : epilogue)
-      copy(*op);
+      fi.copy(*op);
   });
   blk.ops.push_back(std::move(terminator));
 }

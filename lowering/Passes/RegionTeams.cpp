@@ -295,6 +295,7 @@ private:
   CoopBuilder cb;
   const unsigned shiftExpr;
   ValueMap map;
+  FoldInliner fi{cb, map};
 
   /// A fold's plan: its op, component types, partial buffers, accumulator.
   struct Fold {
@@ -310,73 +311,19 @@ private:
   Value *i64v(int64_t v) { return cb.i64(v); }
   Value *sub(Value *a, Value *b) { return cb.b.binary(Opcode::Sub, a, b); }
 
-  /// Copies `op`; accesses become each thread's own. Inside a fold's
-  /// regions (`proven` false) they are assumed in bounds: the fold's range
-  /// no longer bounds the member index. The instance's own ops keep their
-  /// proofs (the instance is still one of the segment's).
-  Op *copy(const Op &op, bool proven = false) {
-    Op *c = cloneOp(cb.b, op, map);
-    std::function<void(Op &)> mark = [&](Op &o) {
-      if (o.opcode == Opcode::Load || o.opcode == Opcode::Store ||
-          isAtomic(o.opcode)) {
-        o.access.active = ActiveSet::Thread;
-        if (!proven && o.access.bounds == Bounds::Proven)
-          o.access.bounds = Bounds::Assumed;
-      }
-      for (auto &r : o.regions)
-        for (auto &inner : r->block.ops)
-          mark(*inner);
-    };
-    mark(*c);
-    return c;
-  }
-
-  Values inlineRegion(const Op &op, unsigned r, const Values &args) {
-    const Block &blk = op.region(r)->block;
-    for (unsigned i = 0; i < args.size(); ++i)
-      map[blk.args[i]] = args[i];
-    for (const auto &o : blk.ops) {
-      if (o->opcode == Opcode::Yield) {
-        Values out;
-        for (Value *v : o->operands)
-          out.push_back(lookup(map, v));
-        return out;
-      }
-      copy(*o);
-    }
-    return {};
-  }
-  /// lo's members precede hi's; `increasing`: hi is one member whose
-  /// position follows every one in lo (a thread's own stream).
   Values combine(const Fold &f, const Values &lo, const Values &hi,
                  bool increasing = false) {
-    if (f.arg)
-      return cb.argMerge(f.op->strAttr("which") == "max",
-                         f.op->strAttr("tie") == "last",
-                         f.op->strAttr("nan") == "ignore", lo[0], lo[1], hi[0],
-                         hi[1], increasing);
-    Values a = lo;
-    a.insert(a.end(), hi.begin(), hi.end());
-    return inlineRegion(*f.op, CombineRegion, a);
+    return fi.combine(*f.op, lo, hi, increasing);
   }
-  Values identity(const Fold &f) {
-    if (f.arg)
-      return {cb.constant(f.op->acc[0].value, f.types[0]), cb.i64(-1)};
-    Values id;
-    llvm::ArrayRef<Value *> inits = accInits(*f.op);
-    for (unsigned c = 0; c < f.types.size(); ++c)
-      id.push_back(f.op->acc[c].identity == AccComponent::Identity::Init
-                       ? lookup(map, inits[c])
-                       : cb.constant(f.op->acc[c].value, f.types[c]));
-    return id;
-  }
+  Values identity(const Fold &f) { return fi.identity(*f.op, f.types); }
+
   /// The value of member `k` (a region_fold's value takes (r, k); an
   /// arg-reduction's is the pair (value, k)).
   Values value(const Fold &f, Value *r, Value *k) {
     if (f.arg)
-      return {inlineRegion(*f.op, ValueRegion, {k})[0], k};
-    return f.region ? inlineRegion(*f.op, ValueRegion, {r, k})
-                    : inlineRegion(*f.op, ValueRegion, {k});
+      return {fi.inlineRegion(*f.op, ValueRegion, {k})[0], k};
+    return f.region ? fi.inlineRegion(*f.op, ValueRegion, {r, k})
+                    : fi.inlineRegion(*f.op, ValueRegion, {k});
   }
   /// value(f, r, k) when k < to, else the identity (an arg-reduction's
   /// with position -1: no member).
@@ -496,7 +443,8 @@ void TeamLowering::run() {
       folds[i].bufs.push_back(cb.alloc(id));
 
   // The ops that need no fold's result and store nothing: every thread,
-  // first (the bounds' loads among them); the rest after the folds.
+  // first (the bounds' loads among them); the rest after the folds. Both
+  // keep their proofs: the instance is still one of the segment's.
   const std::set<const Value *> dependent = reductionDependents(old);
   std::set<const Op *> later;
   for (const auto &op : old.ops) {
@@ -508,7 +456,7 @@ void TeamLowering::run() {
     if (after)
       later.insert(op.get());
     else
-      copy(*op, /*proven=*/true);
+      fi.copy(*op, /*proven=*/true);
   }
   Value *s = cb.b.launchValue(shiftExpr);
   Value *g = cb.b.binary(Opcode::Shl, i64v(1), s);
@@ -590,13 +538,13 @@ void TeamLowering::run() {
         if (f.region) {
           Values args = {lookup(map, regionIndex(*f.op))};
           args.insert(args.end(), res.begin(), res.end());
-          inlineRegion(*f.op, OutRegion, args);
+          fi.inlineRegion(*f.op, OutRegion, args);
         } else {
           for (unsigned c = 0; c < f.op->results.size(); ++c)
             map[f.op->result(c)] = res[c];
         }
       } else if (later.count(op.get())) {
-        copy(*op, /*proven=*/true);
+        fi.copy(*op, /*proven=*/true);
       }
     }
   });

@@ -2,6 +2,8 @@
 
 #include "Physical/CoopBuild.h"
 
+#include "Physical/Structured.h"
+
 using namespace intent;
 using namespace intent::phys;
 
@@ -301,4 +303,63 @@ CoopBuilder::Values CoopBuilder::argMerge(bool isMax, bool tieLast,
   }
   Value *take = both(valid, either(cmp("lt", q, i64(0)), better));
   return {select(take, x, bv), select(take, k, q)};
+}
+
+Op *FoldInliner::copy(const Op &op, bool proven) {
+  Op *c = cloneOp(cb.b, op, map);
+  std::function<void(Op &)> mark = [&](Op &o) {
+    if (o.opcode == Opcode::Load || o.opcode == Opcode::Store ||
+        isAtomic(o.opcode)) {
+      o.access.active = ActiveSet::Thread;
+      if (!proven && o.access.bounds == Bounds::Proven)
+        o.access.bounds = Bounds::Assumed;
+    }
+    for (auto &r : o.regions)
+      for (auto &inner : r->block.ops)
+        mark(*inner);
+  };
+  mark(*c);
+  return c;
+}
+
+FoldInliner::Values FoldInliner::inlineRegion(const Op &op, unsigned r,
+                                              const Values &args) {
+  const Block &blk = op.region(r)->block;
+  for (unsigned i = 0; i < args.size(); ++i)
+    map[blk.args[i]] = args[i];
+  for (const auto &o : blk.ops) {
+    if (o->opcode == Opcode::Yield) {
+      Values out;
+      for (Value *v : o->operands)
+        out.push_back(lookup(map, v));
+      return out;
+    }
+    copy(*o);
+  }
+  return {};
+}
+
+FoldInliner::Values FoldInliner::identity(const Op &op,
+                                          const std::vector<Type> &types) {
+  if (op.opcode == Opcode::ArgReduce)
+    return {cb.constant(op.acc[0].value, types[0]), cb.i64(-1)};
+  Values id;
+  llvm::ArrayRef<Value *> inits = accInits(op);
+  for (unsigned c = 0; c < types.size(); ++c)
+    id.push_back(op.acc[c].identity == AccComponent::Identity::Init
+                     ? lookup(map, inits[c])
+                     : cb.constant(op.acc[c].value, types[c]));
+  return id;
+}
+
+FoldInliner::Values FoldInliner::combine(const Op &op, const Values &lo,
+                                         const Values &hi, bool increasing) {
+  if (op.opcode == Opcode::ArgReduce)
+    return cb.argMerge(op.strAttr("which") == "max",
+                       op.strAttr("tie") == "last",
+                       op.strAttr("nan") == "ignore", lo[0], lo[1], hi[0],
+                       hi[1], increasing);
+  Values a = lo;
+  a.insert(a.end(), hi.begin(), hi.end());
+  return inlineRegion(op, CombineRegion, a);
 }

@@ -28,6 +28,7 @@
 #ifndef INTENT_PHYSICAL_COOPBUILD_H
 #define INTENT_PHYSICAL_COOPBUILD_H
 
+#include "Physical/Clone.h"
 #include "Physical/IR.h"
 
 #include <functional>
@@ -141,6 +142,36 @@ public:
   /// every position (bv, q) holds (one thread's own stream).
   Values argMerge(bool isMax, bool tieLast, bool ignoreNaN, Value *bv,
                   Value *q, Value *x, Value *k, bool increasing);
+};
+
+/// Writes the callbacks of structured ops (reduce, argreduce, region_fold)
+/// into a pass's cooperative code at `cb`'s insertion point, through the
+/// pass's value map: the vocabulary col-reduce and region-teams share.
+class FoldInliner {
+public:
+  using Values = CoopBuilder::Values;
+  FoldInliner(CoopBuilder &cb, ValueMap &map) : cb(cb), map(map) {}
+
+  /// Copies `op`; its accesses become each thread's own. With `proven`
+  /// false (a callback's ops, whose member index no longer carries the
+  /// structured op's range) proven bounds become assumed.
+  Op *copy(const Op &op, bool proven = false);
+  /// Binds region `r` of `op` to `args`, copies its ops and returns the
+  /// values its yield gives.
+  Values inlineRegion(const Op &op, unsigned r, const Values &args);
+  /// The identity of `op`'s accumulator (component types `types`): an
+  /// arg-reduction's (lowest / highest, position -1), otherwise per
+  /// component its schema constant or (a user combine's) init operand.
+  Values identity(const Op &op, const std::vector<Type> &types);
+  /// The combine of `lo` and `hi` (lo's members first) for `op`: its
+  /// combine region, or an arg-reduction's argMerge (`increasing`: hi is
+  /// one member after every one in lo).
+  Values combine(const Op &op, const Values &lo, const Values &hi,
+                 bool increasing = false);
+
+private:
+  CoopBuilder &cb;
+  ValueMap &map;
 };
 
 } // namespace intent::phys

@@ -206,26 +206,9 @@ TEST(ColReduce, PrintsAndParsesBack) {
 TEST(ColReduce, VerifierWantsStoresGuardedByActive) {
   expectBroken(
       [](phys::Program &p) {
-        // Hoist the column's store out of its `if`: every thread of the
-        // team would store, inactive ones a copy of the last instance.
-        phys::Op *seg = teamOp(p, 0);
-        phys::Op *store = nullptr;
-        phys::walkMutable(*seg->regions[0], [&](phys::Op &o) {
-          if (o.opcode == phys::Opcode::Store && o.memory()->type.isView())
-            store = &o;
-        });
-        ASSERT_TRUE(store);
-        phys::Op *guard = store->parentOp();
-        ASSERT_EQ(guard->opcode, phys::Opcode::If);
-        // Replace the guard's condition by `true`.
-        phys::Builder b(p);
-        phys::Block &blk = seg->regions[0]->block;
-        b.setInsertionBlock(&blk);
-        phys::Op *t = b.create(phys::Opcode::Constant, {}, {phys::Type::boolean()});
-        t->setAttr("value", true);
-        auto &ops = blk.ops;
-        std::rotate(ops.begin(), ops.end() - 1, ops.end());
-        guard->operands[0] = t->result();
+        // Every thread of the team would store, inactive ones a copy of the
+        // last instance.
+        ASSERT_TRUE(unguardViewStore(p, teamOp(p, 0)));
       },
       "must be guarded by the segment's `active` argument");
 }

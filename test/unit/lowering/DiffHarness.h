@@ -262,6 +262,30 @@ ArgSpec fixedView(kir::ScalarKind k, const std::vector<T> &values) {
   return a;
 }
 
+/// A team segment's edit for the [coop] store rule: the `if` around the
+/// last store to a view in segment op `seg`'s region gets the condition
+/// `true`, so every thread of a team would store, inactive ones a copy of
+/// the last instance. False when there is no such guarded store.
+inline bool unguardViewStore(phys::Program &p, phys::Op *seg) {
+  phys::Op *store = nullptr;
+  phys::walkMutable(*seg->regions[0], [&](phys::Op &o) {
+    if (o.opcode == phys::Opcode::Store && o.memory()->type.isView())
+      store = &o;
+  });
+  if (!store || store->parentOp()->opcode != phys::Opcode::If)
+    return false;
+  phys::Op *guard = store->parentOp();
+  phys::Builder b(p);
+  phys::Block &blk = seg->regions[0]->block;
+  b.setInsertionBlock(&blk);
+  phys::Op *t = b.create(phys::Opcode::Constant, {}, {phys::Type::boolean()});
+  t->setAttr("value", true);
+  auto &ops = blk.ops;
+  std::rotate(ops.begin(), ops.end() - 1, ops.end());
+  guard->operands[0] = t->result();
+  return true;
+}
+
 } // namespace intent::test
 
 #endif // INTENT_TEST_DIFFHARNESS_H

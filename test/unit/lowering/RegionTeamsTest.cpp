@@ -325,25 +325,9 @@ TEST(RegionTeams, VerifierWantsTheLanesRecord) {
 TEST(RegionTeams, VerifierWantsStoresGuardedByActive) {
   expectBroken(
       [](phys::Program &p) {
-        // The leader's store unguarded: every thread of the team would
-        // store, inactive ones a copy of the last region.
-        phys::Op *seg = phys::segmentOp(p, 0);
-        phys::Op *store = nullptr;
-        phys::walkMutable(*seg->regions[0], [&](phys::Op &o) {
-          if (o.opcode == phys::Opcode::Store && o.memory()->type.isView())
-            store = &o;
-        });
-        ASSERT_TRUE(store);
-        phys::Op *guard = store->parentOp();
-        ASSERT_EQ(guard->opcode, phys::Opcode::If);
-        phys::Builder b(p);
-        phys::Block &blk = seg->regions[0]->block;
-        b.setInsertionBlock(&blk);
-        phys::Op *t = b.create(phys::Opcode::Constant, {}, {phys::Type::boolean()});
-        t->setAttr("value", true);
-        auto &ops = blk.ops;
-        std::rotate(ops.begin(), ops.end() - 1, ops.end());
-        guard->operands[0] = t->result();
+        // Every thread of the team would store, inactive ones a copy of the
+        // last instance.
+        ASSERT_TRUE(unguardViewStore(p, phys::segmentOp(p, 0)));
       },
       "must be guarded by the segment's `active` argument");
 }
