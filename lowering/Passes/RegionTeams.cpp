@@ -66,9 +66,6 @@ constexpr int kUnroll = 4;
 /// Reductions of a constant member count below this take teams; longer
 /// (or runtime-length) rows stay cta-rows'.
 constexpr int64_t kShortRow = 256;
-/// Experiment (off): single-pass reductions of a launch-visible runtime
-/// length take teams too.
-constexpr bool kRuntimeRows = false;
 
 using Values = CoopBuilder::Values;
 
@@ -95,35 +92,8 @@ const Op *firstFold(const Block &body) {
 /// Reduce `r`'s member count when both bounds are integer constants.
 std::optional<int64_t> constantMembers(const Op &r) { return constantTrip(r); }
 
-/// Whether `v` is computed from launch values, constants, parameters and
-/// extents only (passes::launchExprOf would give its expression).
-bool launchVisible(const Program &p, const Value *v) {
-  if (v->isBlockArg())
-    return v->owner == &p.body->block;
-  switch (v->def->opcode) {
-  case Opcode::LaunchValue:
-  case Opcode::Constant:
-  case Opcode::Extent:
-  case Opcode::Stride:
-    return true;
-  case Opcode::Cast:
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Min:
-  case Opcode::Max:
-    for (const Value *o : v->def->operands)
-      if (!launchVisible(p, o))
-        return false;
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// Why fold `op` (a region_fold or reduce) cannot be folded by a team.
-std::string foldRejection(const Program &p, const Op &op,
-                          const std::set<const Value *> &after,
+std::string foldRejection(const Op &op, const std::set<const Value *> &after,
                           const std::vector<const Value *> &coords) {
   const bool region = op.opcode == Opcode::RegionFold;
   const bool arg = op.opcode == Opcode::ArgReduce;
@@ -164,9 +134,6 @@ std::string foldRejection(const Program &p, const Op &op,
   if (walksOuterAxis(op, coords))
     return "a reduction walks an outer axis (col-reduce maps it)";
   std::optional<int64_t> n = constantMembers(op);
-  if (kRuntimeRows && !n && launchVisible(p, memberBegin(op)) &&
-      launchVisible(p, memberEnd(op)))
-    return "";
   if (!n || *n >= kShortRow)
     return "a reduction's member count is not a constant below " +
            std::to_string(kShortRow) + " (cta-rows maps such rows)";
@@ -194,7 +161,7 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   const std::vector<const Value *> coords = rowCoordinates(body);
   for (const auto &op : body.ops) {
     if (isFold(*op)) {
-      if (std::string why = foldRejection(p, *op, after, coords); !why.empty())
+      if (std::string why = foldRejection(*op, after, coords); !why.empty())
         return why;
       continue;
     }
@@ -591,14 +558,7 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
                                p.constExpr(32 * kMembersPerLane));
     per = regions;
   } else {
-    if (std::optional<int64_t> n = constantMembers(*fold))
-      m = p.constExpr(*n);
-    else
-      m = p.binaryExpr(LaunchExpr::Kind::Max,
-                       p.binaryExpr(LaunchExpr::Kind::Sub,
-                                    *launchExprOf(p, memberEnd(*fold)),
-                                    *launchExprOf(p, memberBegin(*fold))),
-                       p.constExpr(0));
+    m = p.constExpr(*constantMembers(*fold));
     per = p.constExpr(1);
     members = m;
   }
