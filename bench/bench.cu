@@ -55,6 +55,8 @@ namespace bench_entry {
 __attribute__((weak)) void saxpy(float *, const float *, float, long long);
 __attribute__((weak)) void softmax(float *, const float *, long long,
                                    long long);
+__attribute__((weak)) void softmax_fast(float *, const float *, long long,
+                                        long long);
 __attribute__((weak)) void layernorm(float *, const float *, const float *,
                                      const float *, float, long long,
                                      long long);
@@ -364,7 +366,9 @@ void benchSaxpy(Ctx &C) {
   measure(C, "saxpy", sizeName(N), Bytes, Ours);
 }
 
-void benchSoftmax(Ctx &C, long long Rows, long long Cols) {
+/// Fast: the kernel compiled with intentc --fast-math (workload
+/// softmax_fast, the same check).
+void benchSoftmax(Ctx &C, long long Rows, long long Cols, bool Fast = false) {
   if (C.O.Quick)
     Rows = std::max(1LL, Rows / 64);
   const long long N = Rows * Cols;
@@ -393,10 +397,13 @@ void benchSoftmax(Ctx &C, long long Rows, long long Cols) {
                            N);
   };
   std::string Shape = std::to_string(Rows) + "x" + std::to_string(Cols);
-  Variant Ours{"intent", "ours", [&] { poison(C, Out); },
-               [&] { bench_entry::softmax(Out.get(), In.get(), Rows, Cols); },
-               Verify, bench_entry::softmax ? "" : missingReason(C, "softmax")};
-  measure(C, "softmax", Shape, 2.0 * N * sizeof(float), Ours);
+  auto *Entry = Fast ? bench_entry::softmax_fast : bench_entry::softmax;
+  const char *Name = Fast ? "softmax_fast" : "softmax";
+  Variant Ours{Fast ? "intent --fast-math" : "intent", "ours",
+               [&] { poison(C, Out); },
+               [&] { Entry(Out.get(), In.get(), Rows, Cols); }, Verify,
+               Entry ? "" : missingReason(C, Name)};
+  measure(C, Name, Shape, 2.0 * N * sizeof(float), Ours);
 }
 
 void benchLayernorm(Ctx &C, long long Rows, long long Cols) {
@@ -1108,6 +1115,12 @@ const std::vector<Benchmark> &benchmarks() {
       {"softmax-32768x1024", [](Ctx &C) { benchSoftmax(C, 32768, 1024); }},
       {"softmax-8192x8192", [](Ctx &C) { benchSoftmax(C, 8192, 8192); }},
       {"softmax-4096x32768", [](Ctx &C) { benchSoftmax(C, 4096, 32768); }},
+      {"softmax_fast-32768x1024",
+       [](Ctx &C) { benchSoftmax(C, 32768, 1024, true); }},
+      {"softmax_fast-8192x8192",
+       [](Ctx &C) { benchSoftmax(C, 8192, 8192, true); }},
+      {"softmax_fast-4096x32768",
+       [](Ctx &C) { benchSoftmax(C, 4096, 32768, true); }},
       {"layernorm-32768x1024", [](Ctx &C) { benchLayernorm(C, 32768, 1024); }},
       {"layernorm-8192x8192", [](Ctx &C) { benchLayernorm(C, 8192, 8192); }},
       {"layernorm-4096x32768", [](Ctx &C) { benchLayernorm(C, 4096, 32768); }},

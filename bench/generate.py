@@ -54,7 +54,15 @@ def main(argv):
         for path in outputs:
             if os.path.exists(path):
                 os.remove(path)
-        opts = intentc.parse(["-O3", "-v", source])
+        # A "// INTENTC-FLAGS: <flags>" line in the kernel source adds driver
+        # flags (e.g. --fast-math), as for test/exec programs.
+        flags = []
+        with open(source) as f:
+            for line in f:
+                if line.startswith("// INTENTC-FLAGS:"):
+                    flags = line[len("// INTENTC-FLAGS:"):].split()
+                    break
+        opts = intentc.parse(["-O3", "-v"] + flags + [source])
         driver = intentc.Driver(opts, config_path, config)
         # phase1() runs the plugin through subprocess.run; send its output
         # (and the -v command line) to the log.

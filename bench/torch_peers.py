@@ -8,6 +8,8 @@ Times, with the method of the CUDA driver (bench/bench.cu):
   softmax  32768x1024, 8192x8192, 4096x32768: a Triton fused softmax (one
            program per row, the row held in registers) -- the target -- and
            torch.softmax;
+  softmax_fast, the same shapes: the Triton fused softmax (the target of
+           our kernel built with --fast-math);
   layernorm, the same shapes: torch.nn.functional.layer_norm (the target);
   argmax   2^28 f32: torch.argmax (the target);
   softmax3 64x512x1024, 12x1000x3000: torch.softmax(dim=-1) (the target);
@@ -209,7 +211,9 @@ def triton_softmax(x, out):
     return out
 
 
-def bench_softmax(ctx, rows, cols):
+def bench_softmax(ctx, rows, cols, workload="softmax"):
+    """workload softmax_fast: the Triton target only, for our kernel built
+    with --fast-math (Triton's own math mode)."""
     torch = ctx.torch
     if ctx.args.quick:
         rows = max(1, rows // 64)
@@ -232,9 +236,11 @@ def bench_softmax(ctx, rows, cols):
         except Exception as e:
             skip = (f"triton kernel did not compile: {type(e).__name__}: {e}"
                     .replace("\n", " ")[:300])
-    ctx.measure("softmax", shape, "triton fused softmax", "target", nbytes,
+    ctx.measure(workload, shape, "triton fused softmax", "target", nbytes,
                 lambda: buf.fill_(math.nan),
                 lambda: triton_softmax(x, buf), verify, skip)
+    if workload != "softmax":
+        return
     ctx.measure("softmax", shape, "torch.softmax", "peer", nbytes,
                 lambda: None, lambda: torch.softmax(x, dim=1), verify)
 
@@ -537,6 +543,10 @@ def main(argv):
     for rows, cols in SHAPES:
         names.append((f"softmax-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_softmax(ctx, r, c)))
+    for rows, cols in SHAPES:
+        names.append((f"softmax_fast-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_softmax(ctx, r, c,
+                                                           "softmax_fast")))
     for rows, cols in SHAPES:
         names.append((f"layernorm-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_layernorm(ctx, r, c)))

@@ -191,7 +191,7 @@ public:
     llvm::outs().flush();
     if (de.hasErrorOccurred() || opts.outDir.empty())
       return;
-    writeOutputs(ctx, opts.outDir, compiled);
+    writeOutputs(ctx, opts.outDir, compiled, opts.fastMath);
   }
 
 private:
@@ -243,6 +243,8 @@ bool intent::plugin::parseOptions(DiagnosticsEngine &de,
       opts.warningArgs.push_back(arg.drop_front().str());
     } else if (arg == "remarks") {
       opts.remarks = true;
+    } else if (arg == "fast-math") {
+      opts.fastMath = true;
     } else if (arg == "no-physical-passes") {
       opts.physicalPasses = false;
     } else if (arg.starts_with("passes=") ||

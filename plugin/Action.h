@@ -40,6 +40,7 @@ struct Options {
   bool dumpKir = false;
   bool dumpPhys = false;
   bool remarks = false;
+  bool fastMath = false; ///< fast-math: approximate f32 math in the kernels
   bool stopAfterKir = false;
   bool physicalPasses = true; ///< no-physical-passes turns them off
   /// passes=a,b: exactly these physical passes (Passes/Registry.h).

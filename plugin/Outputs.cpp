@@ -130,10 +130,11 @@ const Decl *outermostGlobalDecl(const Decl *d) {
 class Writer {
 public:
   Writer(ASTContext &ctx, llvm::StringRef outDir,
-         llvm::ArrayRef<CompiledKernel> kernels)
+         llvm::ArrayRef<CompiledKernel> kernels, bool fastMath)
       : ctx(ctx), sm(ctx.getSourceManager()), diags(ctx.getDiagnostics()),
         rewriter(sm, ctx.getLangOpts()), outDir(outDir), kernels(kernels) {
     stem = translationUnitStem(ctx);
+    opts.fastMath = fastMath;
     opts.symbolPrefix = identifierFrom(stem) + "_";
     if (auto fe = sm.getFileEntryRefForID(sm.getMainFileID())) {
       llvm::SmallString<256> abs(fe->getName());
@@ -510,7 +511,8 @@ std::string intent::plugin::translationUnitStem(const ASTContext &ctx) {
 }
 
 bool intent::plugin::writeOutputs(ASTContext &ctx, llvm::StringRef outDir,
-                                  llvm::ArrayRef<CompiledKernel> kernels) {
+                                  llvm::ArrayRef<CompiledKernel> kernels,
+                                  bool fastMath) {
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir)) {
     DiagnosticsEngine &d = ctx.getDiagnostics();
     d.Report(d.getCustomDiagID(DiagnosticsEngine::Error,
@@ -518,6 +520,6 @@ bool intent::plugin::writeOutputs(ASTContext &ctx, llvm::StringRef outDir,
         << outDir << ec.message();
     return false;
   }
-  Writer w(ctx, outDir, kernels);
+  Writer w(ctx, outDir, kernels, fastMath);
   return w.run();
 }

@@ -32,9 +32,10 @@ struct CompiledKernel {
 /// Writes both generated files into `outDir`. `kernelDecls` lists every
 /// annotated function (also those that failed to compile) so that calls to
 /// them are found. Returns false when a diagnostic was reported or a file
-/// could not be written.
+/// could not be written. `fastMath`: the kernels use the approximate
+/// single-precision math of EmitOptions::fastMath.
 bool writeOutputs(clang::ASTContext &ctx, llvm::StringRef outDir,
-                  llvm::ArrayRef<CompiledKernel> kernels);
+                  llvm::ArrayRef<CompiledKernel> kernels, bool fastMath);
 
 /// For a view parameter type `viewType` (intent::view<E, R>, through
 /// references and qualifiers): E, unqualified, as the generated launcher

@@ -22,6 +22,8 @@ namespace bench_entry {
 void saxpy(float *y, const float *x, float a, long long n);
 /// Row softmax of a rows x cols row-major matrix.
 void softmax(float *out, const float *in, long long rows, long long cols);
+/// The same, compiled with intentc --fast-math.
+void softmax_fast(float *out, const float *in, long long rows, long long cols);
 /// Layer normalization forward of each row (population variance).
 void layernorm(float *y, const float *x, const float *gamma, const float *beta,
                float eps, long long rows, long long cols);

@@ -24,6 +24,8 @@ namespace bench_entry {
 __attribute__((weak)) void saxpy(float *, const float *, float, long long);
 __attribute__((weak)) void softmax(float *, const float *, long long,
                                    long long);
+__attribute__((weak)) void softmax_fast(float *, const float *, long long,
+                                        long long);
 __attribute__((weak)) void layernorm(float *, const float *, const float *,
                                      const float *, float, long long,
                                      long long);
@@ -115,13 +117,17 @@ void testSaxpy() {
   }
 }
 
-void testSoftmax() {
-  if (!bench_entry::softmax)
-    return missing("softmax");
+/// softmax and softmax_fast (--fast-math: in cpu mode the exact functions,
+/// so the same check).
+void testSoftmax(bool Fast) {
+  auto *Entry = Fast ? bench_entry::softmax_fast : bench_entry::softmax;
+  const char *Name = Fast ? "softmax_fast" : "softmax";
+  if (!Entry)
+    return missing(Name);
   for (auto [R, C] : std::vector<std::pair<long long, long long>>{
            {0, 5}, {3, 0}, {1, 1}, {7, 13}, {5, 1024}, {2, 4099}}) {
     std::vector<float> In = uniform(R * C, -8, 8), Out(R * C, NAN);
-    bool Ok = oneLaunch([&] { bench_entry::softmax(Out.data(), In.data(), R, C); });
+    bool Ok = oneLaunch([&] { Entry(Out.data(), In.data(), R, C); });
     for (long long I = 0; I < R; ++I) {
       double M = -INFINITY, S = 0;
       for (long long K = 0; K < C; ++K)
@@ -133,7 +139,7 @@ void testSoftmax() {
         Ok = Ok && close(Out[I * C + K], W, 5e-5 * W);
       }
     }
-    report("softmax", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+    report(Name, (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
   }
 }
 
@@ -510,7 +516,8 @@ int main() {
   testPhases();
   testRmsnorm();
   testSoftmaxBf16();
-  testSoftmax();
+  testSoftmax(false);
+  testSoftmax(true);
   testLayernorm();
   testSum();
   testArgmax();

@@ -18,6 +18,7 @@
 #include "Physical/Structured.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
@@ -134,9 +135,15 @@ std::string binaryOperator(Opcode opc) {
 }
 
 /// The C math function for `fn` (a double-precision C name such as "exp")
-/// at scalar kind `k`.
-std::string mathFunction(llvm::StringRef fn, ScalarKind k) {
+/// at scalar kind `k`; with `fast`, the runtime's approximate form of the
+/// single-precision functions that have one.
+std::string mathFunction(llvm::StringRef fn, ScalarKind k, bool fast) {
   bool f32 = k == ScalarKind::F32;
+  if (fast && f32 &&
+      llvm::is_contained({"exp", "exp2", "log", "log2", "log10", "sin", "cos",
+                          "tan", "pow"},
+                         fn))
+    return "::intent::rt::fast_" + fn.str();
   if (fn == "abs") {
     if (isFloatKind(k))
       return f32 ? "fabsf" : "fabs";
@@ -397,6 +404,8 @@ std::string ProgramEmitter::binaryExpr(const Op &op) {
   const Type &t = op.result()->type;
   std::string ty = emit::cxxType(t);
   std::string a = name(op.operands[0]), b = name(op.operands[1]);
+  if (op.opcode == Opcode::Div && t.elem == ScalarKind::F32 && opts.fastMath)
+    return "::intent::rt::fast_div(" + a + ", " + b + ")";
   if (op.opcode == Opcode::Rem && isFloatKind(t.elem))
     return std::string(t.elem == ScalarKind::F32 ? "fmodf(" : "fmod(") + a +
            ", " + b + ")";
@@ -938,9 +947,10 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   case Opcode::Math: {
     std::string call =
-        mathFunction(op.strAttr("fn"), op.operands.empty()
-                                           ? op.result()->type.elem
-                                           : op.operands[0]->type.elem) +
+        mathFunction(op.strAttr("fn"),
+                     op.operands.empty() ? op.result()->type.elem
+                                         : op.operands[0]->type.elem,
+                     opts.fastMath) +
         "(";
     for (unsigned i = 0; i < op.operands.size(); ++i)
       call += (i ? ", " : "") + name(op.operands[i]);

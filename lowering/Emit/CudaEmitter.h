@@ -38,6 +38,10 @@ struct EmitOptions {
   std::string symbolPrefix;
   /// CUDA threads per block for thread-scope programs.
   int blockSize = 256;
+  /// Fast-math mode: single-precision exp, exp2, log, log2, log10, sin, cos,
+  /// tan, pow and division call intent::rt::fast_* (the hardware
+  /// approximations on the device, the exact functions in cpu mode).
+  bool fastMath = false;
   /// Per program (by mangled name), per parameter: the element type of a
   /// view parameter as the user spelled it when that is another spelling of
   /// the standard type (`long long` for int64_t, `char` for int8_t), else

@@ -20,6 +20,8 @@
 //   intent-opt --emit-cuda FILE.kir     construct, then print the .kernels.cu
 //     --remarks                         print construction remarks (stderr)
 //     --no-locs                         omit loc(...) and origin(...)
+//     --fast-math                       approximate f32 exp/log/sin/cos/
+//                                       pow and division in the kernels
 //     --chunk-region-ops=N              set `chunk = N` on every reassociable
 //                                       region_fold/region_scan (as a pass
 //                                       that splits regions would), verify
@@ -58,6 +60,7 @@ bool verifyEach = true;
 bool remarks = false;
 bool noLocs = false;
 bool emitCuda = false;
+bool fastMath = false;
 int64_t chunkRegionOps = 0;
 bool physicalPasses = true;
 bool physInput = false;
@@ -86,6 +89,8 @@ bool parseArgs(int argc, char **argv) {
         runConstruct = emitCuda = true;
       else if (a == "no-locs")
         noLocs = true;
+      else if (a == "fast-math")
+        fastMath = true;
       else if (a.consume_front("chunk-region-ops=") &&
                !a.getAsInteger(10, chunkRegionOps) && chunkRegionOps > 0)
         runConstruct = true;
@@ -158,6 +163,7 @@ static void emitCudaFile(llvm::StringRef sourceFile,
   eo.sourceFile = sourceFile.empty() ? inputFile : sourceFile.str();
   eo.outputFile = "kernels.cu";
   eo.lineDirectives = !noLocs;
+  eo.fastMath = fastMath;
   std::vector<const phys::Program *> ps;
   for (const auto &p : programs)
     ps.push_back(p.get());

@@ -18,6 +18,7 @@
 #include "intent/view.hpp"
 
 #include <cassert>
+#include <math.h>
 #include <cstdint>
 
 /// Marks a generated program function: callable from the __global__ grid
@@ -165,6 +166,50 @@ template <class To, class From> INTENT_HD To bit_cast(const From &F) {
   __builtin_memcpy(&T, &F, sizeof(To));
   return T;
 }
+
+/// Fast-math mode (intentc --fast-math, plugin argument fast-math): the
+/// generated kernels call these for single-precision exp, exp2, log, log2,
+/// log10, sin, cos, tan, pow and division. On the device they are the
+/// hardware approximations (`__expf` is ex2.approx.f32 after a multiply,
+/// `__fdividef` is div.full.f32, 2 ulp, 0 when |y| > 2^126); on the host (cpu
+/// mode, the serial form) they are the exact C functions, so fast-math
+/// results differ between cpu and gpu mode by those functions' error.
+#if defined(__CUDA_ARCH__)
+#define INTENT_FAST_MATH_1(NAME, DEVICE, HOST)                                \
+  INTENT_HD inline float NAME(float X) { return DEVICE(X); }
+#define INTENT_FAST_MATH_2(NAME, DEVICE, HOST)                                \
+  INTENT_HD inline float NAME(float X, float Y) { return DEVICE(X, Y); }
+#else
+#define INTENT_FAST_MATH_1(NAME, DEVICE, HOST)                                \
+  INTENT_HD inline float NAME(float X) { return HOST(X); }
+#define INTENT_FAST_MATH_2(NAME, DEVICE, HOST)                                \
+  INTENT_HD inline float NAME(float X, float Y) { return HOST(X, Y); }
+#endif
+#if defined(__CUDA_ARCH__)
+__device__ inline float approx_exp2(float X) {
+  float R;
+  asm("ex2.approx.f32 %0, %1;" : "=f"(R) : "f"(X));
+  return R;
+}
+#endif
+INTENT_FAST_MATH_1(fast_exp, __expf, ::expf)
+INTENT_FAST_MATH_1(fast_exp2, approx_exp2, ::exp2f)
+INTENT_FAST_MATH_1(fast_log, __logf, ::logf)
+INTENT_FAST_MATH_1(fast_log2, __log2f, ::log2f)
+INTENT_FAST_MATH_1(fast_log10, __log10f, ::log10f)
+INTENT_FAST_MATH_1(fast_sin, __sinf, ::sinf)
+INTENT_FAST_MATH_1(fast_cos, __cosf, ::cosf)
+INTENT_FAST_MATH_1(fast_tan, __tanf, ::tanf)
+INTENT_FAST_MATH_2(fast_pow, __powf, ::powf)
+INTENT_HD inline float fast_div(float X, float Y) {
+#if defined(__CUDA_ARCH__)
+  return __fdividef(X, Y);
+#else
+  return X / Y;
+#endif
+}
+#undef INTENT_FAST_MATH_1
+#undef INTENT_FAST_MATH_2
 
 } // namespace rt
 } // namespace intent
