@@ -1150,6 +1150,8 @@ const std::vector<Benchmark> &benchmarks() {
       {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
       {"rowsum-16777216x16", [](Ctx &C) { benchRowsum(C, 16777216, 16); }},
       {"rowsum-8192x8192", [](Ctx &C) { benchRowsum(C, 8192, 8192); }},
+      {"rowsum-2097152x100", [](Ctx &C) { benchRowsum(C, 2097152, 100); }},
+      {"rowsum-65536x3000", [](Ctx &C) { benchRowsum(C, 65536, 3000); }},
       {"norms3-2^26", [](Ctx &C) { benchNorms3(C, 1LL << 26); }},
       {"norms3-30000001", [](Ctx &C) { benchNorms3(C, 30000001LL); }},
       {"transpose-8192x8192", [](Ctx &C) { benchTranspose(C, 8192, 8192); }},

@@ -19,7 +19,8 @@ Times, with the method of the CUDA driver (bench/bench.cu):
            target; bf16 in and out, weight bf16);
   softmax_bf16 32768x1024, 6000x3000 bf16: torch.softmax(dim=-1) (the
            target; bf16 in and out);
-  rowsum   16777216x16, 8192x8192: torch.sum(dim=1) (the target);
+  rowsum   16777216x16, 8192x8192, 2097152x100, 65536x3000: torch.sum(dim=1)
+           (the target);
   norms3   2^26x3, 30000001x3: torch.linalg.vector_norm(dim=1) (the
            target);
   transpose 8192x8192, 6000x3000: out.copy_(a.t()) into a preallocated out
@@ -566,7 +567,8 @@ def main(argv):
     for rows, cols in [(32768, 1024), (6000, 3000)]:
         names.append((f"softmax_bf16-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_softmax_bf16(ctx, r, c)))
-    for rows, cols in [(16777216, 16), (8192, 8192)]:
+    for rows, cols in [(16777216, 16), (8192, 8192), (2097152, 100),
+                       (65536, 3000)]:
         names.append((f"rowsum-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_rowsum(ctx, r, c)))
     for n in [1 << 26, 30000001]:

@@ -156,6 +156,14 @@ std::string mathFunction(llvm::StringRef fn, ScalarKind k, bool fast) {
   return f32 ? name + "f" : name;
 }
 
+/// The options that name Program::alternative's symbols apart from the
+/// program's own.
+EmitOptions alternativeOptions(const EmitOptions &opts) {
+  EmitOptions alt = opts;
+  alt.symbolPrefix += "long_rows_";
+  return alt;
+}
+
 /// Stands for `#line <next line> "<generated file>"` until the whole file is
 /// written and line numbers are known.
 const char *const kLineReset = "//@intent-line-reset";
@@ -1312,6 +1320,15 @@ void ProgramEmitter::emitWrapper() {
   emitAliasCheck(os, p);
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
+  if (p.alternative && p.alternativeWhen >= 0) {
+    // Program::alternative: rows this long run as its passes mapped them.
+    os << "  if (__intent_L.e" << p.alternativeWhen << ") {\n    "
+       << emit::launchFunctionName(*p.alternative, alternativeOptions(opts))
+       << "(";
+    for (unsigned i = 0; i < p.params.size(); ++i)
+      os << (i ? ", " : "") << p.params[i].name;
+    os << ");\n    return;\n  }\n";
+  }
   // Preconditions of the analysis (Program::launchChecks): an index of a
   // narrower integer type numbers every iteration.
   for (const phys::LaunchCheck &c : p.launchChecks)
@@ -1449,6 +1466,13 @@ std::string intent::emit::launchFunctionName(const phys::Program &p,
 
 void intent::emit::emitProgram(llvm::raw_ostream &os, const phys::Program &p,
                                const EmitOptions &opts) {
+  if (p.alternative) {
+    // Its own functions, kernel and launch wrapper; the program's wrapper
+    // calls that wrapper when the alternative's condition holds.
+    os << "// ---- kernel " << p.name
+       << ", the launch-time alternative for long rows ----\n";
+    ProgramEmitter(os, *p.alternative, alternativeOptions(opts)).emit();
+  }
   os << "// ---- kernel " << p.name << " ----\n";
   ProgramEmitter(os, p, opts).emit();
 }

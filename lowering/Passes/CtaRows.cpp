@@ -181,8 +181,9 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   // Rows of a few members (the norm of a 3-vector) would idle most of a
   // CTA; region-teams gives them teams of threads sized by the length.
   if (!seg.ordered && passes::regionTeamsRejection(p, seg.group).empty())
-    return "the reductions have a constant member count below 256 "
-           "(region-teams maps them)";
+    return "region-teams maps these rows (a constant member count below "
+           "256, or a runtime one: cta-rows maps rows of 256 or more in the "
+           "launch-time alternative)";
   // Tiny rows (normalizing a 3-vector in place: a reduction, then a
   // parallel_for over the same 3 members) run best as construction left
   // them: one thread per instance, its loops serial.

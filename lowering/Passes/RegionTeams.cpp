@@ -39,7 +39,15 @@
 // chunked, with effect-free value regions and accumulator components of 4
 // or 8 bytes; reductions that do not use each other's results, do not walk
 // an outer axis, and have a constant member count below kShortRow (longer
-// or runtime-length rows are cta-rows'); no view both loaded and stored.
+// constant rows are cta-rows') or a member count computed from launch
+// values; no view both loaded and stored.
+//
+// Rows of a runtime length: the team size follows the length at launch
+// (S from 0 to 8), and the program gets a launch-time alternative
+// (Program::alternative): when a row has kShortRow members or more, the
+// wrapper launches the kernel as the passes map it with Program::longRows
+// set (region-teams leaves such rows to cta-rows: a CTA per row with vector
+// loads, measured faster on long rows, teams 2-4x faster on short ones).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,7 +72,8 @@ constexpr int64_t kMembersPerLane = 8;
 /// Members a thread loads per trip of its member loop.
 constexpr int kUnroll = 4;
 /// Reductions of a constant member count below this take teams; longer
-/// (or runtime-length) rows stay cta-rows'.
+/// rows stay cta-rows'. Rows of a runtime length take teams when they are
+/// shorter at launch (Program::alternative otherwise).
 constexpr int64_t kShortRow = 256;
 
 using Values = CoopBuilder::Values;
@@ -92,8 +101,35 @@ const Op *firstFold(const Block &body) {
 /// Reduce `r`'s member count when both bounds are integer constants.
 std::optional<int64_t> constantMembers(const Op &r) { return constantTrip(r); }
 
+/// Whether `v` is computed from launch values, constants, parameters and
+/// extents only (passes::launchExprOf would give its expression).
+bool launchVisible(const Program &p, const Value *v) {
+  if (v->isBlockArg())
+    return v->owner == &p.body->block;
+  switch (v->def->opcode) {
+  case Opcode::LaunchValue:
+  case Opcode::Constant:
+  case Opcode::Extent:
+  case Opcode::Stride:
+    return true;
+  case Opcode::Cast:
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Min:
+  case Opcode::Max:
+    for (const Value *o : v->def->operands)
+      if (!launchVisible(p, o))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Why fold `op` (a region_fold or reduce) cannot be folded by a team.
-std::string foldRejection(const Op &op, const std::set<const Value *> &after,
+std::string foldRejection(const Program &p, const Op &op,
+                          const std::set<const Value *> &after,
                           const std::vector<const Value *> &coords) {
   const bool region = op.opcode == Opcode::RegionFold;
   const bool arg = op.opcode == Opcode::ArgReduce;
@@ -134,9 +170,15 @@ std::string foldRejection(const Op &op, const std::set<const Value *> &after,
   if (walksOuterAxis(op, coords))
     return "a reduction walks an outer axis (col-reduce maps it)";
   std::optional<int64_t> n = constantMembers(op);
+  if (!n && launchVisible(p, memberBegin(op)) &&
+      launchVisible(p, memberEnd(op)))
+    return p.longRows ? "the long-row alternative: rows of a runtime length "
+                        "are cta-rows'"
+                      : "";
   if (!n || *n >= kShortRow)
-    return "a reduction's member count is not a constant below " +
-           std::to_string(kShortRow) + " (cta-rows maps such rows)";
+    return "a reduction's member count is neither a constant below " +
+           std::to_string(kShortRow) +
+           " nor known at launch (cta-rows maps such rows)";
   return "";
 }
 
@@ -161,7 +203,7 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   const std::vector<const Value *> coords = rowCoordinates(body);
   for (const auto &op : body.ops) {
     if (isFold(*op)) {
-      if (std::string why = foldRejection(*op, after, coords); !why.empty())
+      if (std::string why = foldRejection(p, *op, after, coords); !why.empty())
         return why;
       continue;
     }
@@ -226,6 +268,27 @@ std::optional<unsigned> memberExtent(Program &p, const Op &fold) {
 
 /// The team shift S from the average region length `members / regions`:
 /// the largest k <= maxShift with avg >= kMembersPerLane * 2^k (k >= 1).
+/// Makes the program's launch-time alternative (Program::alternativeWhen)
+/// run also when `members`, a row's member count at launch, is kShortRow
+/// or more.
+void wantLongRowAlternative(Program &p, unsigned members) {
+  LaunchExpr ge;
+  ge.kind = LaunchExpr::Kind::Cmp;
+  ge.type = ScalarKind::Bool;
+  ge.pred = "ge";
+  ge.operands = {members, p.constExpr(kShortRow)};
+  unsigned cond = p.addExpr(ge);
+  if (p.alternativeWhen >= 0) { // either row long: a || b
+    LaunchExpr any;
+    any.kind = LaunchExpr::Kind::Select;
+    any.type = ScalarKind::Bool;
+    any.operands = {static_cast<unsigned>(p.alternativeWhen),
+                    static_cast<unsigned>(p.alternativeWhen), cond};
+    cond = p.addExpr(any);
+  }
+  p.alternativeWhen = static_cast<int>(cond);
+}
+
 unsigned teamShiftExpr(Program &p, unsigned members, unsigned regions,
                        int maxShift) {
   using K = LaunchExpr::Kind;
@@ -551,6 +614,7 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
   // without one), a reduction's its constant length.
   std::optional<unsigned> members;
   unsigned m, per;
+  bool runtime = false;
   if (region) {
     members = memberExtent(p, *fold);
     m = members ? *members
@@ -558,7 +622,17 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
                                p.constExpr(32 * kMembersPerLane));
     per = regions;
   } else {
-    m = p.constExpr(*constantMembers(*fold));
+    if (std::optional<int64_t> n = constantMembers(*fold)) {
+      m = p.constExpr(*n);
+    } else {
+      m = p.binaryExpr(LaunchExpr::Kind::Max,
+                       p.binaryExpr(LaunchExpr::Kind::Sub,
+                                    *launchExprOf(p, memberEnd(*fold)),
+                                    *launchExprOf(p, memberBegin(*fold))),
+                       p.constExpr(0));
+      runtime = true;
+      wantLongRowAlternative(p, m);
+    }
     per = p.constExpr(1);
     members = m;
   }
@@ -577,7 +651,11 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
          (members ? "" : ", assumed") + "; " +
          (user ? "contiguous chunks in member order"
                : "members strided over the team") +
-         "), combined by warp shuffles";
+         "), combined by warp shuffles" +
+         (runtime ? "; rows of " + std::to_string(kShortRow) +
+                        " members or more at launch run the long-row "
+                        "alternative (cta-rows)"
+                  : "");
   return "";
 }
 

@@ -624,6 +624,18 @@ public:
   /// mode runs one host thread per instance instead of a fiber per CUDA
   /// thread (docs/runtime.md §5). Set by the pipeline; not printed.
   std::shared_ptr<const Program> serialTwin;
+  /// A launch-time alternative: when launch expression `alternativeWhen`
+  /// (bool, >= 0) is true, the launch wrapper runs `alternative` instead of
+  /// this program. region-teams sets the condition when it gives rows of a
+  /// runtime length teams of threads (true when such a row has kShortRow
+  /// members or more, where cta-rows' CTA per row is faster); the pipeline
+  /// then builds the alternative: the kernel through the same passes with
+  /// `longRows` set. Set by passes and the pipeline; not printed.
+  int alternativeWhen = -1;
+  std::shared_ptr<const Program> alternative;
+  /// This program is the long-row alternative: region-teams leaves rows of
+  /// a runtime length to cta-rows.
+  bool longRows = false;
 
   Program();
   Value *param(unsigned i) const { return body->block.args[i]; }

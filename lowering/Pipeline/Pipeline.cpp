@@ -163,8 +163,36 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
             passes.run("form-groups", on(formGroups), text(printGroups), false) &&
             passes.run("place-buffers", on(placeBuffers), text(printGroups), false) &&
             passes.run("assign-program-space", on(assignProgramSpace), program, false) &&
-            passes.run("emit-physical", on(emitPhysical), program, true) &&
-            passes.runPhysicalPasses(sink);
+            passes.run("emit-physical", on(emitPhysical), program, true);
+  if (ok) {
+    s.program->longRows = opts.longRows;
+    ok = passes.runPhysicalPasses(sink);
+  }
+  // A pass asked for a launch-time alternative (Program::alternative): the
+  // kernel once more, the passes seeing Program::longRows. Its remarks are
+  // the user's too (prefixed); what it loses is not (the program itself
+  // runs whatever the alternative would lose).
+  if (ok && s.program->alternativeWhen >= 0 && !opts.longRows) {
+    PipelineOptions altOpts = opts;
+    altOpts.longRows = true;
+    PipelineResult alt = runPipeline(kernel, altOpts);
+    // Construction's remarks are the program's own: only what differs.
+    std::set<std::string> said;
+    for (const phys::Remark &r : s.remarks)
+      said.insert(r.text);
+    for (const phys::Remark &r : alt.remarks)
+      if (!said.count(r.text) &&
+          r.text.find("long-row alternative") == std::string::npos)
+        s.remarks.push_back(
+            {r.loc, "long rows (launch-time alternative): " + r.text});
+    for (std::string &e : alt.internalErrors)
+      result.internalErrors.push_back("long-row alternative: " + e);
+    for (construct::Diag &d : alt.errors)
+      s.errors.push_back(std::move(d));
+    ok = alt.ok();
+    if (ok)
+      s.program->alternative = std::move(alt.program);
+  }
 
   result.remarks = s.remarks;
   if (ok) // a rejected kernel loses nothing worth a warning

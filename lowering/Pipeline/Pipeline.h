@@ -43,6 +43,9 @@ struct PipelineOptions {
   std::set<std::string> disabledPasses;
   /// Where pass logs and --print-after-all output go (null: nowhere).
   llvm::raw_ostream *log = nullptr;
+  /// Build the long-row alternative (Program::longRows): set by the
+  /// pipeline itself when a pass asks for Program::alternative.
+  bool longRows = false;
 };
 
 struct PipelineResult {

@@ -12,7 +12,10 @@
 // so do arg-reductions over short rows (argmax over 10 class scores, the
 // last minimum of 60 elements, with many ties). Tiny rows with a parallel
 // for after the reduction (normalizing 3-vectors in place) keep one thread
-// per point.
+// per point. Rows of a runtime length (a.extent(1): sums of integers, an
+// argmax with ties, a user combine) take teams sized at launch below 256
+// members and the launch-time alternative (cta-rows) from 256 on: lengths
+// 0 .. 3000 hit both.
 #if __has_include(<intent/runtime.hpp>)
 #include <intent/runtime.hpp>
 #define TEST_HAS_RUNTIME 1
@@ -119,6 +122,30 @@ namespace ops = intent::ops;
     low[i] = intent::argmin(60, [&](index j) { return b(i, j); },
                             intent::tie::last)
                  .pos;
+  });
+}
+
+/// Per row of a runtime length: the sum (integer-valued floats: exact),
+/// the first position of the maximum, and the last nonzero (a user combine
+/// that keeps order).
+[[intent::kernel]] void runtime_rows(view<float, 1> sum, view<index, 1> top,
+                                     view<std::int32_t, 1> last,
+                                     view<const float, 2> a,
+                                     view<const std::int32_t, 2> b) {
+  intent::parallel_for(a.extent(0), [&](index i) {
+    sum[i] = intent::reduce(a.extent(1), 0.0f, ops::plus{},
+                            [&](index j) { return a(i, j); });
+  });
+  intent::parallel_for(a.extent(0), [&](index i) {
+    top[i] = intent::argmax(a.extent(1), [&](index j) { return a(i, j); },
+                            intent::tie::first)
+                 .pos;
+  });
+  intent::parallel_for(b.extent(0), [&](index i) {
+    last[i] = intent::reduce(
+        b.extent(1), std::int32_t(0),
+        [](std::int32_t x, std::int32_t y) { return y != 0 ? y : x; },
+        [&](index j) { return b(i, j); });
   });
 }
 
@@ -346,6 +373,52 @@ static bool runPredictions(index_t N, std::mt19937 &Rng) {
   return BadC + BadL == 0;
 }
 
+static bool runRuntimeRows(index_t Rows, index_t Cols, std::mt19937 &Rng) {
+  std::uniform_int_distribution<int> Few(-3, 3);
+  std::vector<float> A(Rows * Cols);
+  std::vector<std::int32_t> B(Rows * Cols);
+  for (float &E : A)
+    E = static_cast<float>(Few(Rng));
+  for (std::int32_t &E : B)
+    E = Few(Rng) * (Few(Rng) > 1);
+  std::vector<float> WantS(Rows);
+  std::vector<index_t> WantT(Rows);
+  std::vector<std::int32_t> WantL(Rows);
+  for (index_t I = 0; I < Rows; ++I) {
+    float S = 0;
+    index_t T = Cols ? 0 : -1;
+    std::int32_t L = 0;
+    for (index_t J = 0; J < Cols; ++J) {
+      S += A[I * Cols + J];
+      T = A[I * Cols + J] > A[I * Cols + T] ? J : T;
+      L = B[I * Cols + J] != 0 ? B[I * Cols + J] : L;
+    }
+    WantS[I] = S;
+    WantT[I] = T;
+    WantL[I] = L;
+  }
+  mem::array<float> DA(pad(A)), DS(pad(std::vector<float>(Rows, 77)));
+  mem::array<std::int32_t> DB(pad(B)), DL(pad(std::vector<std::int32_t>(Rows, 77)));
+  mem::array<index_t> DT(pad(std::vector<index_t>(Rows, 77)));
+  kernels::runtime_rows(intent::view<float, 1>(DS.data(), {Rows}),
+                        intent::view<index_t, 1>(DT.data(), {Rows}),
+                        intent::view<std::int32_t, 1>(DL.data(), {Rows}),
+                        intent::view<const float, 2>(DA.data(), {Rows, Cols}),
+                        intent::view<const std::int32_t, 2>(DB.data(), {Rows, Cols}));
+  std::vector<float> GotS = DS.to_vector();
+  std::vector<index_t> GotT = DT.to_vector();
+  std::vector<std::int32_t> GotL = DL.to_vector();
+  GotS.resize(Rows);
+  GotT.resize(Rows);
+  GotL.resize(Rows);
+  long Bad = mismatches(GotS, WantS) + mismatches(GotT, WantT) +
+             mismatches(GotL, WantL);
+  std::printf("runtime_rows %lld x %lld: %s (mismatches %ld)\n",
+              static_cast<long long>(Rows), static_cast<long long>(Cols),
+              Bad ? "FAIL" : "ok", Bad);
+  return Bad == 0;
+}
+
 int main() {
   std::mt19937 Rng(41);
   bool Ok = true;
@@ -362,5 +435,10 @@ int main() {
     Ok = runPredictions(N, Rng) && Ok;
   for (index_t N : {0, 1, 1000, 100001})
     Ok = runNormalize(N, Rng) && Ok;
+  const index_t RowShapes[][2] = {{0, 5},    {3, 0},     {1, 1},     {2000, 3},
+                                  {777, 16}, {1000, 100}, {300, 255}, {300, 256},
+                                  {100, 257}, {40, 3000}, {5, 70000}};
+  for (const auto &S : RowShapes)
+    Ok = runRuntimeRows(S[0], S[1], Rng) && Ok;
   return Ok ? 0 : 1;
 }

@@ -198,9 +198,12 @@ std::string argFrom(const std::string &rules, const std::string &t) {
 }
 
 /// The default pipeline with cta-rows-ops after cta-rows (not a default
-/// pass: docs/passes.md §3).
+/// pass: docs/passes.md §3), building the long-row alternative
+/// (Program::longRows): region-teams takes these kernels' runtime-length
+/// rows otherwise, and cta-rows runs them when they are long.
 PipelineOptions withRowOps() {
   PipelineOptions o;
+  o.longRows = true;
   o.passes = std::vector<std::string>{"grid-reduce", "cta-rows", "cta-rows-ops",
                                       "row-cache",   "widen",    "atomic-scopes"};
   return o;
@@ -234,11 +237,9 @@ bool explicitForm(const phys::Program &p) {
 /// Runs `k` through the pipeline, checks the explicit form, and compares
 /// the physical interpreter (forward; shuffled; misaligned views; the
 /// checked launch) with the KIR interpreter on the same inputs.
-void compareRuns(const kir::Kernel &k, const std::vector<ArgSpec> &specs,
-                 uint64_t seed, double tol) {
-  PipelineResult r = runPipeline(k, withRowOps());
-  ASSERT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
-  ASSERT_TRUE(explicitForm(*r.program)) << phys::programToString(*r.program);
+void compareProgram(const phys::Program &p, const kir::Kernel &k,
+                    const std::vector<ArgSpec> &specs, uint64_t seed,
+                    double tol) {
   Memory init = makeMemory(specs, seed);
   Memory kirMem = init;
   interp::KIRRunResult kr = interp::runKernel(k, bind(specs, kirMem));
@@ -252,7 +253,7 @@ void compareRuns(const kir::Kernel &k, const std::vector<ArgSpec> &specs,
     opts.misalignedViews = variant == 2;
     opts.checkedLaunch = variant == 3;
     Memory mem = init;
-    interp::PhysRunResult pr = interp::runProgram(*r.program, bind(specs, mem), opts);
+    interp::PhysRunResult pr = interp::runProgram(p, bind(specs, mem), opts);
     ASSERT_TRUE(pr.ok) << k.name << " variant " << variant << ": " << pr.error;
     for (unsigned i = 0; i < specs.size(); ++i) {
       if (!specs[i].isView)
@@ -262,6 +263,14 @@ void compareRuns(const kir::Kernel &k, const std::vector<ArgSpec> &specs,
                              << i << " (seed " << seed << "): " << d;
     }
   }
+}
+
+void compareRuns(const kir::Kernel &k, const std::vector<ArgSpec> &specs,
+                 uint64_t seed, double tol) {
+  PipelineResult r = runPipeline(k, withRowOps());
+  ASSERT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
+  ASSERT_TRUE(explicitForm(*r.program)) << phys::programToString(*r.program);
+  compareProgram(*r.program, k, specs, seed, tol);
 }
 
 /// The row lengths every kernel is run with (0: empty rows).
@@ -472,11 +481,18 @@ TEST(CtaRowsDiff, InTheDefaultPipeline) {
   ASSERT_TRUE(m);
   PipelineResult r = runPipeline(*m->kernels[0]);
   ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(explicitForm(*r.program));
+  // Rows of a runtime length: teams (region-teams) for short rows, and
+  // cta-rows in the launch-time alternative for long ones.
+  ASSERT_TRUE(r.program->alternative);
+  EXPECT_GE(r.program->alternativeWhen, 0);
+  EXPECT_FALSE(r.program->alternative->alternative);
+  const phys::Program &longRows = *r.program->alternative;
+  EXPECT_TRUE(explicitForm(longRows));
   bool dist = false;
-  phys::walk(*r.program->body,
+  phys::walk(*longRows.body,
              [&](const phys::Op &o) { dist |= o.attr("dist") != nullptr; });
   EXPECT_FALSE(dist);
+  EXPECT_TRUE(longRows.serialTwin) << "cpu mode's serial form";
   EXPECT_TRUE(r.program->serialTwin) << "cpu mode's serial form";
   auto soft = loadKernel("softmax.kir");
   ASSERT_TRUE(soft);
@@ -550,12 +566,17 @@ std::string rowsAndOthers() {
 TEST(CtaRowsDiff, RowGroupsNextToOtherGroups) {
   // Two row groups take a CTA per instance; the pointwise groups keep one
   // instance per thread, spread over the 256 threads of their programs (the
-  // 1-D one also widened), in the one launch.
+  // 1-D one also widened), in the one launch. That is the long-row
+  // alternative: group 3 (only a reduction per row, of a runtime length)
+  // runs on lane teams in the program itself.
   auto m = parse(rowsAndOthers());
   ASSERT_TRUE(m);
   PipelineResult r = runPipeline(*m->kernels[0]);
   ASSERT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
-  const phys::Program &p = *r.program;
+  ASSERT_EQ(r.program->segments.size(), 4u);
+  EXPECT_TRUE(r.program->segments[3].lanes);
+  ASSERT_TRUE(r.program->alternative);
+  const phys::Program &p = *r.program->alternative;
   ASSERT_EQ(p.segments.size(), 4u);
   EXPECT_EQ(p.scope, phys::ExecScope::CTA);
   EXPECT_EQ(p.segments[0].spread, 0);
@@ -596,6 +617,7 @@ TEST(CtaRowsDiff, RowGroupsNextToOtherGroups) {
         ArgSpec::view(ScalarKind::I32, {sh[3], std::max<int64_t>(sh[1], 2)}),
         ArgSpec::view(ScalarKind::I64, {sh[3]})};
     compareRuns(*m->kernels[0], a, sh[0] * 31 + sh[2], 1e-5);
+    compareProgram(*r.program, *m->kernels[0], a, sh[0] * 31 + sh[2], 1e-5);
   }
 }
 

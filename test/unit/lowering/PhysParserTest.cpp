@@ -86,8 +86,11 @@ TEST(PhysParser, RoundTripsEveryPipelineProgram) {
         EXPECT_TRUE(phys::verifyProgram(*p, nullptr, errs))
             << what << ": " << (errs.empty() ? "" : errs[0]);
         renumberOps(*r.program);
-        // The serial twin is not part of the text (Program::serialTwin).
+        // The serial twin and the launch-time alternative are not part of
+        // the text (Program::serialTwin, Program::alternative).
         p->serialTwin = r.program->serialTwin;
+        p->alternative = r.program->alternative;
+        p->alternativeWhen = r.program->alternativeWhen;
         EXPECT_EQ(cuda(*p), cuda(*r.program)) << what;
         ++programs;
       }

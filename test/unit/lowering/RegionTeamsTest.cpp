@@ -385,7 +385,69 @@ TEST(RegionTeams, ShortConstantRowsTakeTeamsNotACtaPerRow) {
   }
   bool said = false;
   for (const phys::Remark &rm : r.remarks)
-    said |= rm.text.find("cta-rows: not applied: the reductions have a constant "
-                         "member count below 256") != std::string::npos;
+    said |= rm.text.find("cta-rows: not applied: region-teams maps these rows "
+                         "(a constant member count below 256") !=
+            std::string::npos;
   EXPECT_TRUE(said);
+}
+
+TEST(RegionTeams, RuntimeLengthRowsTakeTeamsAndALongRowAlternative) {
+  // kShortRows with the member counts a.extent(1): teams sized at launch,
+  // and the launch-time alternative (cta-rows) for rows of 256 or more.
+  std::string text = kShortRows;
+  for (const char *c : {"constant {value = 40} : i64", "constant {value = 100} : i64"})
+    text.replace(text.find(c), std::string(c).size(), "extent %1 {dim = 1} : i64");
+  auto m = parse(text);
+  ASSERT_TRUE(m);
+  const kir::Kernel &k = *m->kernels[0];
+  PipelineResult r = runPipeline(k);
+  ASSERT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
+  ASSERT_TRUE(laneTeamForm(*r.program)) << phys::programToString(*r.program);
+  ASSERT_TRUE(r.program->alternative);
+  ASSERT_GE(r.program->alternativeWhen, 0);
+  const phys::Program &alt = *r.program->alternative;
+  EXPECT_TRUE(alt.longRows);
+  EXPECT_FALSE(alt.alternative);
+  for (const phys::Segment &s : alt.segments)
+    EXPECT_FALSE(s.lanes) << "the alternative has no lane teams";
+  bool said = false;
+  for (const phys::Remark &rm : r.remarks)
+    said |= rm.text.find("long rows (launch-time alternative): cta-rows: one "
+                         "CTA per instance") != std::string::npos;
+  EXPECT_TRUE(said);
+  for (int64_t cols : {0, 1, 15, 16, 100, 255, 256, 1000})
+    for (int64_t rows : {0, 3, 70}) {
+      ArgSpec a = ArgSpec::view(ScalarKind::I32, {rows, cols});
+      a.gen = [](std::mt19937_64 &rng) {
+        int64_t v = static_cast<int64_t>(rng() % 61) - 30;
+        return interp::Scalar::ofInt(ScalarKind::I32, std::abs(v) > 27 ? v : 0);
+      };
+      std::vector<ArgSpec> args = {ArgSpec::view(ScalarKind::I64, {rows}), a,
+                                   ArgSpec::view(ScalarKind::I32, {rows})};
+      Memory init = makeMemory(args, rows * 1000 + cols);
+      std::string err;
+      std::optional<interp::Scalar> when = interp::evalLaunchExpr(
+          *r.program, r.program->alternativeWhen, test::bind(args, init), err);
+      ASSERT_TRUE(when) << err;
+      EXPECT_EQ(when->i != 0, cols >= 256) << cols;
+      // At least 8 members per thread: 16 -> teams of 2, 100 -> 8, 1000 -> 64.
+      int64_t want = 0;
+      while (want < 8 && cols >= (int64_t(8) << (want + 1)))
+        ++want;
+      if (rows > 0)
+        EXPECT_EQ(teamShift(*r.program, 0, args), want) << cols;
+      Memory kirMem = init;
+      interp::KIRRunResult kr = interp::runKernel(k, test::bind(args, kirMem));
+      ASSERT_TRUE(kr.ok) << kr.error;
+      for (const phys::Program *p :
+           {static_cast<const phys::Program *>(r.program.get()), &alt}) {
+        Memory mem = init;
+        interp::PhysRunResult pr = interp::runProgram(*p, test::bind(args, mem));
+        ASSERT_TRUE(pr.ok) << pr.error;
+        for (unsigned i = 0; i < args.size(); ++i)
+          EXPECT_EQ(mem.views[i], kirMem.views[i])
+              << "arg " << i << " rows " << rows << " cols " << cols
+              << (p == &alt ? " (alternative)" : "");
+      }
+    }
 }

@@ -104,9 +104,10 @@ TEST(SpreadSegment, OrderedScanRowReducePointwiseInOneCtaProgram) {
           mem.as<float>(5)[i] = mem.as<float>(4)[i] * 2.0f;
       };
       DiffOptions o;
-      // Every group spread by hand (cta-rows would give the row group a
-      // CTA per row: CtaRowsDiffTest.RowGroupsNextToOtherGroups).
-      o.pipeline.disabledPasses = {"cta-rows"};
+      // Every group spread by hand (region-teams would give the row group
+      // lane teams, cta-rows a CTA per row:
+      // CtaRowsDiffTest.RowGroupsNextToOtherGroups).
+      o.pipeline.disabledPasses = {"cta-rows", "region-teams"};
       o.rewrite = [](phys::Program &p) { spreadAll(p, 32); };
       DiffOutcome out = runDifferential(*m->kernels[0], a, ref, n + r + c, o);
       ASSERT_EQ(out.segmentLengths.size(), 3u);

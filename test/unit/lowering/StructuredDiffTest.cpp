@@ -454,9 +454,11 @@ TEST(StructuredDiff, MixedScanReducePointwiseGroupsInOneLaunch) {
       DiffOutcome o = runDifferential(*m->kernels[0], a, ref, n * 5 + r + c);
       ASSERT_EQ(o.segmentLengths.size(), 3u);
       EXPECT_EQ(o.segmentLengths[0], 1) << "the scan group is one instance";
-      // cta-rows gives the row group a CTA per row; the others keep one
+      // region-teams gives the row group (rows of c < 16 members at launch)
+      // one thread per row, 256 rows per program; the others keep one
       // instance per thread, 256 per program.
-      EXPECT_EQ(o.segmentLengths[1], r) << "the reduce group: one per row";
+      EXPECT_EQ(o.segmentLengths[1], (r + 255) / 256)
+          << "the reduce group: teams of one thread";
       EXPECT_EQ(o.segmentLengths[2], ((nz + 3) / 4 + 255) / 256)
           << "the pointwise group, widened into chunks of 4 elements, 256 "
              "chunks per program";

@@ -197,7 +197,7 @@ TEST(StructuredVerifier, ScanDirection) {
 }
 
 TEST(StructuredVerifier, ArgReduceTieAndNaNRules) {
-  Built b = buildFile("argmax_rows.kir");
+  Built b = buildLongRows("argmax_rows.kir");
   phys::Op *arg = findOp(*b.program, Opcode::ArgReduce);
   arg->setAttr("tie", std::string("any"));
   arg->setAttr("nan", std::string("maybe"));
@@ -226,7 +226,7 @@ TEST(StructuredVerifier, ArgReduceIdentities) {
 }
 
 TEST(StructuredVerifier, ArgReduceResultsAreValueAndPosition) {
-  Built b = buildFile("argmax_rows.kir");
+  Built b = buildLongRows("argmax_rows.kir");
   phys::Op *arg = findOp(*b.program, Opcode::ArgReduce);
   phys::Builder builder(*b.program);
   phys::Value *extra = builder.newValue(phys::Type::index());

@@ -25,10 +25,13 @@ struct Built {
 };
 
 /// Builds kernel `name` (default: the first) of the KIR text; with
-/// `passes` false, as construction leaves it (no physical passes).
+/// `passes` false, as construction leaves it (no physical passes); with
+/// `longRows`, the long-row alternative (Program::longRows: rows of a
+/// runtime length go to cta-rows, not region-teams).
 inline Built build(const std::string &text, const std::string &name = "",
                    bool passes = true,
-                   const std::set<std::string> &disabled = {}) {
+                   const std::set<std::string> &disabled = {},
+                   bool longRows = false) {
   Built b;
   std::string err;
   b.module = kir::parseModule(text, "test.kir", err);
@@ -39,6 +42,7 @@ inline Built build(const std::string &text, const std::string &name = "",
   PipelineOptions o;
   o.physicalPasses = passes;
   o.disabledPasses = disabled;
+  o.longRows = longRows;
   PipelineResult r = runPipeline(b.kernel(), o);
   EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
   b.program = std::move(r.program);
@@ -51,9 +55,17 @@ inline Built build(const std::string &text, const std::string &name = "",
 /// Builds kernel `kernel` (default: the first) of test/lit/construction/<name>.
 inline Built buildFile(const std::string &name, const std::string &kernel = "",
                        bool passes = true,
-                       const std::set<std::string> &disabled = {}) {
+                       const std::set<std::string> &disabled = {},
+                       bool longRows = false) {
   return build(readFile(litFile("construction", name)), kernel, passes,
-               disabled);
+               disabled, longRows);
+}
+
+/// The long-row alternative of a construction test file's kernel: what
+/// cta-rows makes of rows of a runtime length.
+inline Built buildLongRows(const std::string &name,
+                           const std::string &kernel = "") {
+  return buildFile(name, kernel, true, {}, true);
 }
 
 /// The `nth` op with opcode `opc` in pre-order.
