@@ -198,6 +198,12 @@ void ProgramEmitter::emit() {
   emitStageBytesFunction();
   emitRowRegFunctions();
   emitProgramFunction();
+  if (hasUnitVariant()) {
+    unitInner = true;
+    emitProgramFunction();
+    emitGlobal();
+    unitInner = false;
+  }
   if (hasHostSerial()) {
     hostSerial = true;
     emitProgramFunction();
@@ -207,6 +213,15 @@ void ProgramEmitter::emit() {
     ProgramEmitter(os, *p.serialTwin, opts).emitSerialTwin(m);
   emitGlobal();
   emitWrapper();
+}
+
+bool ProgramEmitter::hasUnitVariant() const {
+  if (p.regMaxK)
+    return false;
+  for (const phys::Segment &s : p.segments)
+    if (s.tile >= 0)
+      return true;
+  return false;
 }
 
 bool ProgramEmitter::hasSerialTwin() const {
@@ -351,8 +366,8 @@ void ProgramEmitter::emitProgramFunction() {
     // CK: the bounds-checked variant (INTENT_CHECK=bounds); RK (cta-rows):
     // RK row elements per thread in registers.
     os << "template <" << (p.regMaxK ? "int RK, " : "") << "bool CK>\n";
-    os << "static INTENT_HD void " << m << "_program(int64_t pid, const " << m
-       << "_args &a) {\n";
+    os << "static INTENT_HD void " << m << (unitInner ? "_unit" : "")
+       << "_program(int64_t pid, const " << m << "_args &a) {\n";
   }
   depth = 1;
   regReduceIndex = regReduceCount = 0;
@@ -436,11 +451,17 @@ std::string ProgramEmitter::elementRef(const Op &op) {
   std::string s = name(mem) + ".data()[";
   if (coords.empty())
     s += "0";
+  // The unit-stride variant: a view parameter's last stride is 1 there.
+  const bool unit = unitInner && mem->isBlockArg() &&
+                    mem->owner == &p.body->block;
   for (unsigned d = 0; d < coords.size(); ++d) {
     if (d)
       s += " + ";
-    s += name(coords[d]) + " * " + name(mem) + ".stride(" +
-         std::to_string(d) + ")";
+    if (unit && d + 1 == coords.size())
+      s += name(coords[d]);
+    else
+      s += name(coords[d]) + " * " + name(mem) + ".stride(" +
+           std::to_string(d) + ")";
   }
   return s + "]";
 }
@@ -1249,14 +1270,15 @@ void ProgramEmitter::emitGlobal() {
     // cta-rows register rows: one __global__ per variant RK, so each gets
     // its own register allocation.
     os << "template <" << (p.regMaxK ? "int RK, " : "") << "bool CK>\n";
+    const char *unit = unitInner ? "_unit" : "";
     os << "__global__ void __launch_bounds__("
        << (p.regMaxK ? rowRegBound() : std::to_string(p.ctaThreads)) << ") "
-       << m << "_kernel(" << m << "_args a, int64_t total) {\n"
+       << m << unit << "_kernel(" << m << "_args a, int64_t total) {\n"
        << "  for (int64_t pid = ::intent::rt::program_begin<" << s
        << ">(); pid < total; pid += ::intent::rt::program_stride<" << s
        << ">())\n"
-       << "    " << m << "_program" << (p.regMaxK ? "<RK, CK>" : "<CK>")
-       << "(pid, a);\n"
+       << "    " << m << unit << "_program"
+       << (p.regMaxK ? "<RK, CK>" : "<CK>") << "(pid, a);\n"
        << "}\n\n";
     return;
   }
@@ -1402,6 +1424,25 @@ void ProgramEmitter::emitWrapper() {
        << ">(__intent_info, __intent_config, __intent_args, " << m
        << "_kernel<0, false>, " << m << "_kernel<0, true>); break;\n  }\n}\n\n";
     return;
+  }
+  if (hasUnitVariant()) {
+    // Every view's last dimension contiguous (or of one element): the
+    // variant without that stride's multiplies.
+    os << "  if (";
+    bool first = true;
+    for (const Param &par : p.params)
+      if (par.type.isView() && par.type.rank >= 1) {
+        const std::string last = std::to_string(par.type.rank - 1);
+        os << (first ? "" : " && ") << "(" << par.name << ".stride(" << last
+           << ") == 1 || " << par.name << ".extent(" << last << ") <= 1)";
+        first = false;
+      }
+    if (first)
+      os << "true";
+    os << ") {\n    intent::rt::launch<" << m << "_unit_program<true>" << host
+       << ">(__intent_info, __intent_config, __intent_args, " << m
+       << "_unit_kernel<false>, " << m << "_unit_kernel<true>);\n"
+       << "    return;\n  }\n";
   }
   // The host entries use the checked program (a.check tested at run time).
   os << "  intent::rt::launch<" << m << "_program<true>" << host

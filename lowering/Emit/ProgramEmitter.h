@@ -63,6 +63,14 @@ private:
   /// distributed ops are their ordered loops (the physical IR's semantics)
   /// and there is no staging, register row, barrier or shuffle.
   bool hostSerial = false;
+  /// Writing the unit-stride variant (`<m>_unit_program`, `<m>_unit_kernel`)
+  /// of a tiled program: every view parameter's last dimension has stride 1
+  /// (or extent <= 1), checked by the wrapper, so element addresses drop
+  /// that multiply.
+  bool unitInner = false;
+  /// Whether the program gets a unit-stride variant: it has a tile segment
+  /// (Passes/Tile.cpp) and no register rows.
+  bool hasUnitVariant() const;
 
   /// Whether `p` gets a host serial form: exec scope cta without
   /// cooperative primitives (a program written with them runs its threads

@@ -180,7 +180,8 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
       return "a reduction walks an outer axis (col-reduce maps it)";
   // Rows of a few members (the norm of a 3-vector) would idle most of a
   // CTA; region-teams gives them teams of threads sized by the length.
-  if (!seg.ordered && passes::regionTeamsRejection(p, seg.group).empty())
+  if (!seg.ordered && p.rowTeams &&
+      passes::regionTeamsRejection(p, seg.group).empty())
     return "region-teams maps these rows (a constant member count below "
            "256, or a runtime one: cta-rows maps rows of 256 or more in the "
            "launch-time alternative)";

@@ -636,6 +636,9 @@ public:
   /// This program is the long-row alternative: region-teams leaves rows of
   /// a runtime length to cta-rows.
   bool longRows = false;
+  /// region-teams is among the passes that run (set by the pipeline):
+  /// cta-rows leaves it the rows it takes only then.
+  bool rowTeams = true;
 
   Program();
   Value *param(unsigned i) const { return body->block.args[i]; }

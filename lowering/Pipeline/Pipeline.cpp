@@ -79,6 +79,9 @@ public:
       result.internalErrors.push_back(error);
       return false;
     }
+    program->rowTeams = false;
+    for (const passes::PassInfo *p : selected)
+      program->rowTeams |= llvm::StringRef(p->name) == "region-teams";
     // The program as the passes find it: cpu mode's serial form if they
     // make it spread over threads (Program::serialTwin).
     std::shared_ptr<phys::Program> before;

@@ -102,12 +102,15 @@ template <class T> static std::vector<T> pad(std::vector<T> V) {
 }
 
 /// A row-major rank-R layout whose rows (last dimension) are `Pad`
-/// elements longer than the extent.
+/// elements longer than the extent, every `Step`-th element used (Step > 1:
+/// the last dimension is not contiguous, so the kernels take their generic
+/// form instead of the unit-stride variant).
 template <int R> struct Layout {
   index_t E[R];
   index_t Pad;
+  index_t Step = 1;
   index_t stride(int D) const {
-    index_t S = 1;
+    index_t S = Step;
     for (int K = R - 1; K > D; --K)
       S *= K == R - 1 ? E[K] + Pad : E[K];
     return S;
@@ -133,12 +136,13 @@ static bool close(double Got, double Want, double Tol) {
   return std::fabs(Got - Want) <= Tol * (1.0 + std::fabs(Want));
 }
 
-static void run2(index_t N, index_t M, index_t Pad, std::mt19937 &Rng) {
-  char Shape[64];
-  std::snprintf(Shape, sizeof Shape, "%lldx%lld pad %lld", (long long)N,
-                (long long)M, (long long)Pad);
+static void run2(index_t N, index_t M, index_t Pad, index_t Step,
+                 std::mt19937 &Rng) {
+  char Shape[80];
+  std::snprintf(Shape, sizeof Shape, "%lldx%lld pad %lld step %lld",
+                (long long)N, (long long)M, (long long)Pad, (long long)Step);
   std::uniform_real_distribution<float> F(-4.0f, 4.0f);
-  Layout<2> A{{N, M}, Pad}, T{{M, N}, Pad};
+  Layout<2> A{{N, M}, Pad, Step}, T{{M, N}, Pad, Step};
   std::vector<float> HA(A.size()), HT(T.size(), -7.0f), HS(A.size(), -7.0f),
       HBi(M), HO(A.size(), -7.0f);
   for (float &V : HA)
@@ -163,7 +167,8 @@ static void run2(index_t N, index_t M, index_t Pad, std::mt19937 &Rng) {
   std::vector<char> WrittenA(A.size()), WrittenT(T.size());
   for (index_t I = 0; I < N; ++I)
     for (index_t J = 0; J < M; ++J) {
-      index_t X = I * A.stride(0) + J, Y = J * T.stride(0) + I;
+      index_t X = I * A.stride(0) + J * A.stride(1),
+              Y = J * T.stride(0) + I * T.stride(1);
       WrittenA[X] = WrittenT[Y] = 1;
       BadT += GT[Y] != HA[X];
       float S = HA[X];
@@ -172,9 +177,9 @@ static void run2(index_t N, index_t M, index_t Pad, std::mt19937 &Rng) {
       if (I + 1 < N)
         S += HA[X + A.stride(0)];
       if (J > 0)
-        S += HA[X - 1];
+        S += HA[X - A.stride(1)];
       if (J + 1 < M)
-        S += HA[X + 1];
+        S += HA[X + A.stride(1)];
       BadS += !close(GS[X], 0.2f * S, 1e-5);
       BadO += GO[X] != HA[X] - HBi[J];
     }
@@ -191,7 +196,7 @@ static void run2(index_t N, index_t M, index_t Pad, std::mt19937 &Rng) {
 
   // A transposed load next to a direct one, in double.
   std::uniform_real_distribution<double> D(-4.0, 4.0);
-  Layout<2> DA2{{M, N}, Pad}, DB2{{N, M}, Pad};
+  Layout<2> DA2{{M, N}, Pad, Step}, DB2{{N, M}, Pad, Step};
   std::vector<double> HX(DA2.size()), HY(DB2.size()), HZ(DB2.size(), -7.0);
   for (double &V : HX)
     V = D(Rng);
@@ -207,22 +212,24 @@ static void run2(index_t N, index_t M, index_t Pad, std::mt19937 &Rng) {
   std::vector<char> WrittenZ(DB2.size());
   for (index_t I = 0; I < N; ++I)
     for (index_t J = 0; J < M; ++J) {
-      index_t Z = I * DB2.stride(0) + J;
+      index_t Z = I * DB2.stride(0) + J * DB2.stride(1);
       WrittenZ[Z] = 1;
-      BadL += GZ[Z] != 2.0 * HX[J * DA2.stride(0) + I] + HY[Z];
+      BadL += GZ[Z] != 2.0 * HX[J * DA2.stride(0) + I * DA2.stride(1)] + HY[Z];
     }
   for (index_t Z = 0; Z < DB2.size(); ++Z)
     BadL += !WrittenZ[Z] && GZ[Z] != -7.0;
   report("tload", Shape, BadL);
 }
 
-static void run3(index_t B, index_t N, index_t M, index_t Pad,
+static void run3(index_t B, index_t N, index_t M, index_t Pad, index_t Step,
                  std::mt19937 &Rng) {
-  char Shape[80];
-  std::snprintf(Shape, sizeof Shape, "%lldx%lldx%lld pad %lld", (long long)B,
-                (long long)N, (long long)M, (long long)Pad);
+  char Shape[96];
+  std::snprintf(Shape, sizeof Shape, "%lldx%lldx%lld pad %lld step %lld",
+                (long long)B, (long long)N, (long long)M, (long long)Pad,
+                (long long)Step);
   std::uniform_int_distribution<std::int32_t> I32(-1000000, 1000000);
-  Layout<3> X{{B, N, M}, Pad}, P{{B, M, N}, Pad}, R{{M, N, B}, Pad};
+  Layout<3> X{{B, N, M}, Pad, Step}, P{{B, M, N}, Pad, Step},
+      R{{M, N, B}, Pad, Step};
   std::vector<std::int32_t> HX(X.size()), HP(P.size(), -7);
   for (std::int32_t &V : HX)
     V = I32(Rng);
@@ -244,9 +251,9 @@ static void run3(index_t B, index_t N, index_t M, index_t Pad,
   for (index_t Bi = 0; Bi < B; ++Bi)
     for (index_t I = 0; I < N; ++I)
       for (index_t J = 0; J < M; ++J) {
-        index_t Src = Bi * X.stride(0) + I * X.stride(1) + J;
-        index_t Dp = Bi * P.stride(0) + J * P.stride(1) + I;
-        index_t Dr = J * R.stride(0) + I * R.stride(1) + Bi;
+        index_t Src = Bi * X.stride(0) + I * X.stride(1) + J * X.stride(2);
+        index_t Dp = Bi * P.stride(0) + J * P.stride(1) + I * P.stride(2);
+        index_t Dr = J * R.stride(0) + I * R.stride(1) + Bi * R.stride(2);
         WP[Dp] = WR[Dr] = 1;
         BadP += GP[Dp] != HX[Src] + 1;
         BadR += GR[Dr] != HF[Src];
@@ -261,16 +268,20 @@ static void run3(index_t B, index_t N, index_t M, index_t Pad,
 
 int main() {
   std::mt19937 Rng(11);
-  const index_t Shapes2[][3] = {{0, 0, 0},    {0, 5, 0},    {5, 0, 1},
-                                {1, 1, 0},    {1, 33, 0},   {33, 1, 2},
-                                {31, 32, 0},  {32, 33, 1},  {65, 97, 3},
-                                {257, 1025, 0}, {1000, 3, 1}, {3, 1000, 0}};
+  // {rows, cols, pad, step}: step 2 and 3 make the last dimension strided.
+  const index_t Shapes2[][4] = {{0, 0, 0, 1},    {0, 5, 0, 1},    {5, 0, 1, 1},
+                                {1, 1, 0, 1},    {1, 33, 0, 1},   {33, 1, 2, 1},
+                                {31, 32, 0, 1},  {32, 33, 1, 1},  {65, 97, 3, 1},
+                                {257, 1025, 0, 1}, {1000, 3, 1, 1}, {3, 1000, 0, 1},
+                                {65, 97, 1, 2},  {257, 33, 0, 3}, {1, 40, 0, 2}};
   for (const auto &S : Shapes2)
-    run2(S[0], S[1], S[2], Rng);
-  const index_t Shapes3[][4] = {{0, 3, 3, 0},  {1, 1, 1, 0},   {2, 33, 31, 1},
-                                {3, 64, 65, 0}, {5, 7, 300, 2}, {40, 9, 33, 0}};
+    run2(S[0], S[1], S[2], S[3], Rng);
+  const index_t Shapes3[][5] = {{0, 3, 3, 0, 1},  {1, 1, 1, 0, 1},
+                                {2, 33, 31, 1, 1}, {3, 64, 65, 0, 1},
+                                {5, 7, 300, 2, 1}, {40, 9, 33, 0, 1},
+                                {3, 64, 65, 0, 2}, {5, 7, 40, 1, 3}};
   for (const auto &S : Shapes3)
-    run3(S[0], S[1], S[2], S[3], Rng);
+    run3(S[0], S[1], S[2], S[3], S[4], Rng);
   std::printf("%s\n", Failures ? "FAIL" : "all ok");
   return Failures ? 1 : 0;
 }
