@@ -178,6 +178,9 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
   if (ok && s.program->alternativeWhen >= 0 && !opts.longRows) {
     PipelineOptions altOpts = opts;
     altOpts.longRows = true;
+    if (opts.log)
+      *opts.log << "// ===== the long-row alternative (Program::alternative): "
+                   "the kernel again with PipelineOptions::longRows =====\n";
     PipelineResult alt = runPipeline(kernel, altOpts);
     // Construction's remarks are the program's own: only what differs.
     std::set<std::string> said;
