@@ -325,7 +325,8 @@ void testRowsum() {
   if (!bench_entry::rowsum)
     return missing("rowsum");
   for (auto [R, C] : std::vector<std::pair<long long, long long>>{
-           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {1024, 16}, {5, 3000}}) {
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {1024, 16}, {300, 255}, {9, 256},
+           {5, 3000}}) {
     std::vector<float> A = intValued(R * C), Out(R, NAN);
     bool Ok = oneLaunch([&] { bench_entry::rowsum(Out.data(), A.data(), R, C); });
     for (long long I = 0; I < R; ++I) {
