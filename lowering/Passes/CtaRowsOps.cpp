@@ -292,19 +292,14 @@ void RowLowering::planBuffers(const Block &body) {
           p.constExpr(16));
       total = p.binaryExpr(K::Add, total, rounded);
     }
-    LaunchExpr fits;
-    fits.kind = K::Cmp;
-    fits.type = ScalarKind::Bool;
-    fits.pred = "le";
-    fits.operands = {total, p.constExpr(stageLimit)};
-    fitsExpr = p.addExpr(fits);
+    const unsigned limit = p.constExpr(stageLimit);
+    fitsExpr = p.cmpExpr("le", total, limit);
     for (const auto &[param, l] : stageAccess) {
-      LaunchExpr size;
-      size.kind = K::Select;
-      size.operands = {fitsExpr, extent(param), p.constExpr(0)};
+      // One statement per node (argument evaluation order is unspecified).
+      const unsigned whole = extent(param), none = p.constExpr(0);
       Buffer &b = record("rows_stage_" + p.params[param].name,
                          p.params[param].type.elem, 0);
-      b.sizeExpr = static_cast<int>(p.addExpr(size));
+      b.sizeExpr = static_cast<int>(p.selectExpr(fitsExpr, whole, none));
       stageBuffer[param] = b.id;
     }
   }

@@ -76,3 +76,13 @@ std::optional<unsigned> intent::passes::launchExprOf(Program &p,
     return std::nullopt;
   }
 }
+
+bool intent::passes::isLaunchVisible(const Program &p, const Value *v) {
+  // launchExprOf only appends to p.exprs (Program::addExpr): run it and
+  // drop what it appended, so the rules stay in one place.
+  Program &scratch = const_cast<Program &>(p);
+  const size_t before = scratch.exprs.size();
+  const bool visible = launchExprOf(scratch, v).has_value();
+  scratch.exprs.resize(before);
+  return visible;
+}

@@ -114,6 +114,9 @@ constexpr int kPhaseThreads = 1024;
 /// value is launch-visible (constants, scalar parameters, extents, strides,
 /// launch values and integer arithmetic on them); nullopt otherwise.
 std::optional<unsigned> launchExprOf(phys::Program &p, const phys::Value *v);
+/// Whether launchExprOf would give `v` an expression (the same rules), for
+/// a question asked of a program the asker may not change.
+bool isLaunchVisible(const phys::Program &p, const phys::Value *v);
 
 } // namespace intent::passes
 

@@ -101,32 +101,6 @@ const Op *firstFold(const Block &body) {
 /// Reduce `r`'s member count when both bounds are integer constants.
 std::optional<int64_t> constantMembers(const Op &r) { return constantTrip(r); }
 
-/// Whether `v` is computed from launch values, constants, parameters and
-/// extents only (passes::launchExprOf would give its expression).
-bool launchVisible(const Program &p, const Value *v) {
-  if (v->isBlockArg())
-    return v->owner == &p.body->block;
-  switch (v->def->opcode) {
-  case Opcode::LaunchValue:
-  case Opcode::Constant:
-  case Opcode::Extent:
-  case Opcode::Stride:
-    return true;
-  case Opcode::Cast:
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Min:
-  case Opcode::Max:
-    for (const Value *o : v->def->operands)
-      if (!launchVisible(p, o))
-        return false;
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// Why fold `op` (a region_fold or reduce) cannot be folded by a team.
 std::string foldRejection(const Program &p, const Op &op,
                           const std::set<const Value *> &after,
@@ -170,8 +144,8 @@ std::string foldRejection(const Program &p, const Op &op,
   if (walksOuterAxis(op, coords))
     return "a reduction walks an outer axis (col-reduce maps it)";
   std::optional<int64_t> n = constantMembers(op);
-  if (!n && launchVisible(p, memberBegin(op)) &&
-      launchVisible(p, memberEnd(op)))
+  if (!n && passes::isLaunchVisible(p, memberBegin(op)) &&
+      passes::isLaunchVisible(p, memberEnd(op)))
     return p.longRows ? "the long-row alternative: rows of a runtime length "
                         "are cta-rows'"
                       : "";
@@ -266,29 +240,21 @@ std::optional<unsigned> memberExtent(Program &p, const Op &fold) {
   return found;
 }
 
-/// The team shift S from the average region length `members / regions`:
-/// the largest k <= maxShift with avg >= kMembersPerLane * 2^k (k >= 1).
 /// Makes the program's launch-time alternative (Program::alternativeWhen)
 /// run also when `members`, a row's member count at launch, is kShortRow
 /// or more.
 void wantLongRowAlternative(Program &p, unsigned members) {
-  LaunchExpr ge;
-  ge.kind = LaunchExpr::Kind::Cmp;
-  ge.type = ScalarKind::Bool;
-  ge.pred = "ge";
-  ge.operands = {members, p.constExpr(kShortRow)};
-  unsigned cond = p.addExpr(ge);
+  const unsigned limit = p.constExpr(kShortRow);
+  unsigned cond = p.cmpExpr("ge", members, limit);
   if (p.alternativeWhen >= 0) { // either row long: a || b
-    LaunchExpr any;
-    any.kind = LaunchExpr::Kind::Select;
-    any.type = ScalarKind::Bool;
-    any.operands = {static_cast<unsigned>(p.alternativeWhen),
-                    static_cast<unsigned>(p.alternativeWhen), cond};
-    cond = p.addExpr(any);
+    const unsigned before = static_cast<unsigned>(p.alternativeWhen);
+    cond = p.selectExpr(before, before, cond);
   }
   p.alternativeWhen = static_cast<int>(cond);
 }
 
+/// The team shift S from the average region length `members / regions`:
+/// the largest k <= maxShift with avg >= kMembersPerLane * 2^k (k >= 1).
 unsigned teamShiftExpr(Program &p, unsigned members, unsigned regions,
                        int maxShift) {
   using K = LaunchExpr::Kind;
@@ -296,16 +262,10 @@ unsigned teamShiftExpr(Program &p, unsigned members, unsigned regions,
                               p.binaryExpr(K::Max, regions, p.constExpr(1)));
   unsigned e = p.constExpr(0);
   for (int k = 1; k <= maxShift; ++k) {
-    LaunchExpr ge;
-    ge.kind = K::Cmp;
-    ge.type = ScalarKind::Bool;
-    ge.pred = "ge";
-    ge.operands = {avg, p.constExpr(kMembersPerLane << k)};
-    LaunchExpr sel;
-    sel.kind = K::Select;
-    sel.type = ScalarKind::I64;
-    sel.operands = {p.addExpr(ge), p.constExpr(k), e};
-    e = p.addExpr(sel);
+    // One statement per node: argument evaluation order must not number them.
+    const unsigned enough =
+        p.cmpExpr("ge", avg, p.constExpr(kMembersPerLane << k));
+    e = p.selectExpr(enough, p.constExpr(k), e);
   }
   return e;
 }

@@ -228,19 +228,12 @@ namespace {
 /// expressions: TX = 2^S and S of a tile segment whose last extent is `last`.
 unsigned byTileShift(Program &p, unsigned last,
                      const std::function<int64_t(int)> &value) {
-  using K = LaunchExpr::Kind;
   unsigned e = p.constExpr(value(0));
   for (int k = 1, w = 2; w <= kTileWidth; ++k, w *= 2) {
-    LaunchExpr gt;
-    gt.kind = K::Cmp;
-    gt.type = ScalarKind::Bool;
-    gt.pred = "gt";
-    gt.operands = {last, p.constExpr(w / 2)};
-    LaunchExpr sel;
-    sel.kind = K::Select;
-    sel.type = ScalarKind::I64;
-    sel.operands = {p.addExpr(gt), p.constExpr(value(k)), e};
-    e = p.addExpr(sel);
+    // One statement per node: the numbering must not depend on the order
+    // in which a compiler evaluates arguments.
+    const unsigned wider = p.cmpExpr("gt", last, p.constExpr(w / 2));
+    e = p.selectExpr(wider, p.constExpr(value(k)), e);
   }
   return e;
 }

@@ -250,6 +250,23 @@ unsigned Program::constExpr(int64_t v) {
   return addExpr(e);
 }
 
+unsigned Program::cmpExpr(llvm::StringRef pred, unsigned a, unsigned b) {
+  LaunchExpr e;
+  e.kind = LaunchExpr::Kind::Cmp;
+  e.type = ScalarKind::Bool;
+  e.pred = pred.str();
+  e.operands = {a, b};
+  return addExpr(e);
+}
+
+unsigned Program::selectExpr(unsigned c, unsigned a, unsigned b) {
+  LaunchExpr e;
+  e.kind = LaunchExpr::Kind::Select;
+  e.type = exprs[a].type;
+  e.operands = {c, a, b};
+  return addExpr(e);
+}
+
 unsigned Program::binaryExpr(LaunchExpr::Kind k, unsigned a, unsigned b) {
   LaunchExpr e;
   e.kind = k;

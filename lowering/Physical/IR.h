@@ -647,6 +647,10 @@ public:
   unsigned addExpr(const LaunchExpr &e);
   unsigned constExpr(int64_t v);
   unsigned binaryExpr(LaunchExpr::Kind k, unsigned a, unsigned b);
+  /// `a pred b` (pred: eq ne lt le gt ge), of type bool.
+  unsigned cmpExpr(llvm::StringRef pred, unsigned a, unsigned b);
+  /// `c ? a : b`, of a's type.
+  unsigned selectExpr(unsigned c, unsigned a, unsigned b);
   /// Renders a launch expression as C-like infix text over parameter names.
   std::string exprToString(unsigned e) const;
 
