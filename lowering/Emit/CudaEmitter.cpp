@@ -198,11 +198,11 @@ void ProgramEmitter::emit() {
   emitStageBytesFunction();
   emitRowRegFunctions();
   emitProgramFunction();
-  if (hasUnitVariant()) {
-    unitInner = true;
+  if (hasDenseVariant()) {
+    dense = true;
     emitProgramFunction();
     emitGlobal();
-    unitInner = false;
+    dense = false;
   }
   if (hasHostSerial()) {
     hostSerial = true;
@@ -215,7 +215,7 @@ void ProgramEmitter::emit() {
   emitWrapper();
 }
 
-bool ProgramEmitter::hasUnitVariant() const {
+bool ProgramEmitter::hasDenseVariant() const {
   if (p.regMaxK)
     return false;
   for (const phys::Segment &s : p.segments)
@@ -366,7 +366,7 @@ void ProgramEmitter::emitProgramFunction() {
     // CK: the bounds-checked variant (INTENT_CHECK=bounds); RK (cta-rows):
     // RK row elements per thread in registers.
     os << "template <" << (p.regMaxK ? "int RK, " : "") << "bool CK>\n";
-    os << "static INTENT_HD void " << m << (unitInner ? "_unit" : "")
+    os << "static INTENT_HD void " << m << (dense ? "_dense" : "")
        << "_program(int64_t pid, const " << m << "_args &a) {\n";
   }
   depth = 1;
@@ -451,17 +451,22 @@ std::string ProgramEmitter::elementRef(const Op &op) {
   std::string s = name(mem) + ".data()[";
   if (coords.empty())
     s += "0";
-  // The unit-stride variant: a view parameter's last stride is 1 there.
-  const bool unit = unitInner && mem->isBlockArg() &&
-                    mem->owner == &p.body->block;
+  // The dense variant: a view parameter's last stride is 1 and its
+  // in-bounds offsets fit int32_t, so the offset is 32-bit arithmetic on
+  // the truncated coordinates and strides (each partial sum is bounded by
+  // the view's span, checked by the wrapper).
+  const bool narrow = dense && mem->isBlockArg() && mem->owner == &p.body->block;
+  auto i32 = [&](const std::string &x) {
+    return narrow ? "(int32_t)" + x : x;
+  };
   for (unsigned d = 0; d < coords.size(); ++d) {
     if (d)
       s += " + ";
-    if (unit && d + 1 == coords.size())
-      s += name(coords[d]);
+    if (narrow && d + 1 == coords.size())
+      s += i32(name(coords[d]));
     else
-      s += name(coords[d]) + " * " + name(mem) + ".stride(" +
-           std::to_string(d) + ")";
+      s += i32(name(coords[d])) + " * " +
+           i32(name(mem) + ".stride(" + std::to_string(d) + ")");
   }
   return s + "]";
 }
@@ -665,7 +670,13 @@ void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
   const unsigned r = op.operands.size() - 4;
   const unsigned last = r - 1;
   const std::string t = "tile" + std::to_string(op.id);
-  auto ext = [&](unsigned d) { return name(op.operands[4 + d]); };
+  // The dense variant's coordinates and extents are 32-bit: the wrapper
+  // checked that every coordinate, partial tiles' included, fits (an empty
+  // domain has no tiles).
+  const std::string ix = dense ? "int32_t" : "int64_t";
+  auto ext = [&](unsigned d) {
+    return (dense ? "(int32_t)" : "") + name(op.operands[4 + d]);
+  };
   // TX = 2^S: 32, or the smallest power of two >= a shorter last extent
   // (Physical/Dispatch.h tileWidthExpr); TY = T / TX; the tile has R = K TY
   // rows. Offsets by shifts and masks when T and K are powers of two (a
@@ -687,12 +698,14 @@ void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
     os << ext(last) << " > " << w / 2 << " ? " << k << " : ";
   os << "0;\n";
   indent();
-  os << "const int64_t " << t << "_tx = (int64_t)1 << " << t << "_s;\n";
-  indent();
-  os << "const int64_t " << t << "_ty = (int64_t)" << threads << " >> " << t
+  os << "const " << ix << " " << t << "_tx = (" << ix << ")1 << " << t
      << "_s;\n";
   indent();
-  os << "const int64_t " << t << "_R = " << rows << " * " << t << "_ty;\n";
+  os << "const " << ix << " " << t << "_ty = (" << ix << ")" << threads
+     << " >> " << t << "_s;\n";
+  indent();
+  os << "const " << ix << " " << t << "_R = " << rows << " * " << t
+     << "_ty;\n";
   indent();
   os << "const uint32_t " << t << "_tt = (uint32_t)::intent::rt::cta_thread();\n";
   const std::string tx = t + "_tx", ty = t + "_ty", R = t + "_R", tt = t + "_tt";
@@ -708,14 +721,18 @@ void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
     return d == a ? " * " + R : d == last ? " * " + tx : "";
   };
   indent();
-  os << "int64_t";
+  os << ix;
   for (unsigned d = 0; d < r; ++d)
     os << (d ? ", " : " ") << t << "_b" << d;
   os << ";\n";
-  for (int wide = 0; wide < 2; ++wide) {
+  // The tile count fits 32 bits in the dense variant (it is at most the
+  // instance count), else when checked here.
+  for (int wide = 0; wide < (dense ? 1 : 2); ++wide) {
     const char *ty32 = wide ? "int64_t" : "uint32_t";
     indent();
-    if (!wide)
+    if (dense)
+      os << "{\n";
+    else if (!wide)
       os << "if (" << name(op.operands[2]) << " <= 0x7fffffff) {\n";
     else
       os << "} else {\n";
@@ -725,8 +742,8 @@ void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
     for (unsigned d = r; d-- > 0;) {
       indent();
       os << "{ const " << ty32 << " n = (" << ty32 << ")" << count(d) << "; "
-         << t << "_b" << d << " = (int64_t)(" << t << "_r % n)" << scale(d)
-         << "; " << t << "_r /= n; }\n";
+         << t << "_b" << d << " = (" << ix << ")(" << t << "_r % n)"
+         << scale(d) << "; " << t << "_r /= n; }\n";
     }
     --depth;
   }
@@ -738,20 +755,21 @@ void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
       const std::string w = t + (transposed ? "_t" : "_c") + std::to_string(k);
       std::string offA, offLast;
       if (!transposed) {
-        offA = "(int64_t)(" + tt + " >> " + t + "_s) + " + std::to_string(k) +
-               " * " + ty;
-        offLast = "(int64_t)(" + tt + " & (uint32_t)(" + tx + " - 1))";
+        offA = "(" + ix + ")(" + tt + " >> " + t + "_s) + " +
+               std::to_string(k) + " * " + ty;
+        offLast = "(" + ix + ")(" + tt + " & (uint32_t)(" + tx + " - 1))";
       } else {
         const std::string m =
             "(" + tt + " + " + std::to_string(k * threads) + "u)";
-        offA = pow2 ? "(int64_t)(" + m + " & (uint32_t)(" + R + " - 1))"
-                    : "(int64_t)(" + m + " % (uint32_t)" + R + ")";
-        offLast = pow2 ? "(int64_t)(" + m + " >> " + log2R + ")"
-                       : "(int64_t)(" + m + " / (uint32_t)" + R + ")";
+        offA = pow2 ? "(" + ix + ")(" + m + " & (uint32_t)(" + R + " - 1))"
+                    : "(" + ix + ")(" + m + " % (uint32_t)" + R + ")";
+        offLast = pow2 ? "(" + ix + ")(" + m + " >> " + log2R + ")"
+                       : "(" + ix + ")(" + m + " / (uint32_t)" + R + ")";
       }
       for (unsigned d = 0; d < r; ++d) {
         indent();
-        os << "const int64_t " << w << "_" << d << " = " << t << "_b" << d;
+        os << "const " << ix << " " << w << "_" << d << " = " << t << "_b"
+           << d;
         if (d == a)
           os << " + " << offA;
         else if (d == last)
@@ -765,8 +783,8 @@ void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
       for (unsigned d = 1; d < r; ++d)
         flat = "(" + flat + ") * " + ext(d) + " + " + w + "_" + std::to_string(d);
       indent();
-      os << "const int64_t " << w << "i = " << w << "active ? " << flat
-         << " : (int64_t)0;\n";
+      os << "const " << ix << " " << w << "i = " << w << "active ? " << flat
+         << " : (" << ix << ")0;\n";
       args.push_back(w + "i");
       args.push_back(w + "active");
     }
@@ -1270,7 +1288,7 @@ void ProgramEmitter::emitGlobal() {
     // cta-rows register rows: one __global__ per variant RK, so each gets
     // its own register allocation.
     os << "template <" << (p.regMaxK ? "int RK, " : "") << "bool CK>\n";
-    const char *unit = unitInner ? "_unit" : "";
+    const char *unit = dense ? "_dense" : "";
     os << "__global__ void __launch_bounds__("
        << (p.regMaxK ? rowRegBound() : std::to_string(p.ctaThreads)) << ") "
        << m << unit << "_kernel(" << m << "_args a, int64_t total) {\n"
@@ -1425,23 +1443,38 @@ void ProgramEmitter::emitWrapper() {
        << "_kernel<0, false>, " << m << "_kernel<0, true>); break;\n  }\n}\n\n";
     return;
   }
-  if (hasUnitVariant()) {
-    // Every view's last dimension contiguous (or of one element): the
-    // variant without that stride's multiplies.
+  if (hasDenseVariant()) {
+    // Every view dense (its last dimension contiguous or of one element,
+    // its in-bounds offsets within int32_t) and every tile coordinate,
+    // partial tiles' included (below the instance count plus a tile's R
+    // rows), within int32_t: the variant with 32-bit offsets and without
+    // the last stride's multiplies.
     os << "  if (";
     bool first = true;
     for (const Param &par : p.params)
       if (par.type.isView() && par.type.rank >= 1) {
         const std::string last = std::to_string(par.type.rank - 1);
         os << (first ? "" : " && ") << "(" << par.name << ".stride(" << last
-           << ") == 1 || " << par.name << ".extent(" << last << ") <= 1)";
+           << ") == 1 || " << par.name << ".extent(" << last
+           << ") <= 1) && ::intent::rt::detail::offsets_fit_int32("
+           << par.name << ")";
+        first = false;
+      }
+    const int64_t threads = std::max(p.ctaThreads, kTileWidth);
+    for (const phys::Segment &s : p.segments)
+      if (s.tile >= 0) {
+        os << (first ? "" : " && ") << "__intent_L.e" << s.instances
+           << " <= INT64_C("
+           << 0x7fffffff - int64_t(std::max(1, s.tileRows)) * threads -
+                  kTileWidth
+           << ")";
         first = false;
       }
     if (first)
       os << "true";
-    os << ") {\n    intent::rt::launch<" << m << "_unit_program<true>" << host
+    os << ") {\n    intent::rt::launch<" << m << "_dense_program<true>" << host
        << ">(__intent_info, __intent_config, __intent_args, " << m
-       << "_unit_kernel<false>, " << m << "_unit_kernel<true>);\n"
+       << "_dense_kernel<false>, " << m << "_dense_kernel<true>);\n"
        << "    return;\n  }\n";
   }
   // The host entries use the checked program (a.check tested at run time).

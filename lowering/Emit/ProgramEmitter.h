@@ -63,14 +63,17 @@ private:
   /// distributed ops are their ordered loops (the physical IR's semantics)
   /// and there is no staging, register row, barrier or shuffle.
   bool hostSerial = false;
-  /// Writing the unit-stride variant (`<m>_unit_program`, `<m>_unit_kernel`)
-  /// of a tiled program: every view parameter's last dimension has stride 1
-  /// (or extent <= 1), checked by the wrapper, so element addresses drop
-  /// that multiply.
-  bool unitInner = false;
-  /// Whether the program gets a unit-stride variant: it has a tile segment
+  /// Writing the dense variant (`<m>_dense_program`, `<m>_dense_kernel`) of
+  /// a tiled program, launched when the wrapper finds every view parameter
+  /// dense: its last stride is 1 (or its last extent <= 1) and every
+  /// in-bounds element offset fits int32_t (rt::detail::offsets_fit_int32),
+  /// and every tile coordinate fits int32_t (emitWrapper). The
+  /// variant drops the last stride's multiply and computes tile coordinates
+  /// and view element offsets in 32 bits (exact for in-bounds accesses).
+  bool dense = false;
+  /// Whether the program gets a dense variant: it has a tile segment
   /// (Passes/Tile.cpp) and no register rows.
-  bool hasUnitVariant() const;
+  bool hasDenseVariant() const;
 
   /// Whether `p` gets a host serial form: exec scope cta without
   /// cooperative primitives (a program written with them runs its threads

@@ -104,7 +104,7 @@ template <class T> static std::vector<T> pad(std::vector<T> V) {
 /// A row-major rank-R layout whose rows (last dimension) are `Pad`
 /// elements longer than the extent, every `Step`-th element used (Step > 1:
 /// the last dimension is not contiguous, so the kernels take their generic
-/// form instead of the unit-stride variant).
+/// form instead of the dense variant).
 template <int R> struct Layout {
   index_t E[R];
   index_t Pad;

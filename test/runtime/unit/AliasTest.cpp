@@ -55,6 +55,36 @@ TEST(AliasRange, NegativeAndZeroStrides) {
   EXPECT_EQ(R.Hi, at(A.data() + 8));
 }
 
+// Whether 32-bit offsets address every in-bounds element (the dense
+// variant of tiled programs): the span sum (extent - 1) * |stride| against
+// INT32_MAX, exactly at the boundary. Views over no memory: never
+// dereferenced.
+TEST(OffsetsFitInt32, SpanAtTheBoundary) {
+  using rt::detail::offsets_fit_int32;
+  float *P = nullptr;
+  const index Max = 0x7fffffff;
+  EXPECT_TRUE(offsets_fit_int32(view<float, 1>(P, {Max + 1})));
+  EXPECT_FALSE(offsets_fit_int32(view<float, 1>(P, {Max + 2})));
+  // 2 x 2^30 elements: rows of 2^30 plus one row step.
+  EXPECT_TRUE(offsets_fit_int32(view<float, 2>(P, {2, Max / 2 + 1})));
+  EXPECT_TRUE(offsets_fit_int32(view<float, 2>(P, {2, 1}, {Max, 1})));
+  EXPECT_FALSE(offsets_fit_int32(view<float, 2>(P, {2, 2}, {Max, 1})));
+  EXPECT_FALSE(offsets_fit_int32(view<float, 2>(P, {3, 1}, {Max / 2 + 1, 1})));
+  // Negative strides count by their magnitude (the partial sums of a
+  // mixed-sign offset stay within the span).
+  EXPECT_TRUE(offsets_fit_int32(view<float, 2>(P, {2, 1000}, {-(Max - 999), 1})));
+  EXPECT_FALSE(offsets_fit_int32(view<float, 2>(P, {2, 1000}, {-(Max - 998), 1})));
+  EXPECT_FALSE(offsets_fit_int32(view<float, 1>(P, {2}, {-Max - 1})));
+  // A dimension of one element never multiplies its stride; an empty view
+  // has no element; a huge extent with stride 0 stays at offset 0... but
+  // its coordinates do not fit 32 bits.
+  EXPECT_TRUE(offsets_fit_int32(view<float, 2>(P, {1, 4}, {INT64_C(1) << 40, 1})));
+  EXPECT_TRUE(offsets_fit_int32(view<float, 2>(P, {0, INT64_C(1) << 40})));
+  EXPECT_FALSE(offsets_fit_int32(view<float, 1>(P, {INT64_C(1) << 40}, {0})));
+  // Overflow-proof: huge extents and strides.
+  EXPECT_FALSE(offsets_fit_int32(view<float, 3>(P, {INT64_C(1) << 40, 1 << 30, 3}, {INT64_C(1) << 40, 3, 1})));
+}
+
 TEST(AliasRange, EmptyViews) {
   std::vector<float> A(10);
   view_range R = range_of("a", view<float, 2>(A.data(), {0, 5}), true);

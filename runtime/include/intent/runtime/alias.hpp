@@ -61,6 +61,30 @@ view_range range_of(const char *Name, const view<T, R> &V, bool Written) {
   return Range;
 }
 
+/// True when every element offset of V (sum over d of i_d * stride(d), for
+/// indices 0 <= i_d < extent(d)) and every partial sum of it fits int32_t:
+/// sum over d of (extent(d) - 1) * |stride(d)| <= INT32_MAX. Then 32-bit
+/// address arithmetic is exact for every in-bounds access (the dense
+/// variant of a tiled program, docs/passes.md §9). A view with an empty
+/// dimension has no elements and fits.
+template <class T, int R> bool offsets_fit_int32(const view<T, R> &V) {
+  constexpr index Max = 0x7fffffff;
+  index Span = 0;
+  for (int D = 0; D < R; ++D) {
+    const index E = V.extent(D), S = V.stride(D);
+    if (E <= 0)
+      return true;
+    if (E == 1)
+      continue;
+    if (E - 1 > Max || S > Max || S < -Max)
+      return false;
+    Span += (E - 1) * (S < 0 ? -S : S); // < 2^62: no overflow
+    if (Span > Max)
+      return false;
+  }
+  return true;
+}
+
 /// True when the ranges share a byte (an empty range overlaps nothing).
 inline bool ranges_overlap(const view_range &A, const view_range &B) {
   return A.Lo < A.Hi && B.Lo < B.Hi && A.Lo < B.Hi && B.Lo < A.Hi;
