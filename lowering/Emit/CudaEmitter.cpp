@@ -755,8 +755,8 @@ void ProgramEmitter::emitTileDispatch(const Op &op, const std::string &local,
       const std::string w = t + (transposed ? "_t" : "_c") + std::to_string(k);
       std::string offA, offLast;
       if (!transposed) {
-        offA = "(" + ix + ")(" + tt + " >> " + t + "_s) + " +
-               std::to_string(k) + " * " + ty;
+        offA = "(" + ix + ")(" + tt + " >> " + t + "_s) * " +
+               std::to_string(rows) + " + " + std::to_string(k);
         offLast = "(" + ix + ")(" + tt + " & (uint32_t)(" + tx + " - 1))";
       } else {
         const std::string m =

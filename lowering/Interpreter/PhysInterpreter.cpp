@@ -1072,12 +1072,12 @@ private:
             flat = flat * ext[d] + c[d];
           return active ? flat : 0;
         };
-        // (instance_k, active_k) for the direct instances (t / TX + k TY,
+        // (instance_k, active_k) for the direct instances ((t / TX) K + k,
         // t % TX), then for the transposed ones (m % R, m / R), m = t + k T.
         std::vector<Scalar> args;
         for (int64_t k = 0; k < rows; ++k) {
           bool active;
-          int64_t i = instance(th->tid / tx + k * ty, th->tid % tx, active);
+          int64_t i = instance(th->tid / tx * rows + k, th->tid % tx, active);
           args.push_back(Scalar::ofInt(ScalarKind::I64, i));
           args.push_back(Scalar::ofBool(active));
         }

@@ -242,10 +242,16 @@ public:
         bytes += more;
       }
     }
+    findShareable(aff, space);
     return tileDim;
   }
 
   unsigned stagedCount() const { return staged.size(); }
+  /// Loads whose elements a thread's direct instances share, in rows
+  /// loaded once each (run()).
+  unsigned sharedRows() const { return sharedLoads; }
+  /// The loads those rows replace.
+  unsigned sharedReads() const { return sharedUses; }
 
   /// Rewrites the (already tiled) segment's region; K = `rows` instances
   /// per thread.
@@ -283,8 +289,8 @@ public:
     if (!staged.empty()) {
       // Offsets in 32 bits by shifts and masks: TX = 2^S, TY = T / TX, R =
       // K TY rows of TX + 1 elements (a warp of transposed instances, a
-      // column, hits 32 banks when TX = 32); direct instance k at (t / TX +
-      // k TY, t % TX), transposed instance k at (m % R, m / R), m = t + k T.
+      // column, hits 32 banks when TX = 32); direct instance k at ((t / TX)
+      // K + k, t % TX), transposed instance k at (m % R, m / R), m = t + k T.
       const Segment &seg = p.segments[segOp.intAttr("group")];
       auto i32 = [&](int64_t v) { return cb.i32(v); };
       Value *tid = cb.threadId();
@@ -306,9 +312,8 @@ public:
       Value *rowD = b.binary(Opcode::Shr, tid, sh);
       Value *colD = b.binary(Opcode::BitAnd, tid, b.binary(Opcode::Sub, tx, i32(1)));
       for (int k = 0; k < K; ++k) {
-        idxD[k] = rowCol(k ? b.binary(Opcode::Add, rowD,
-                                      b.binary(Opcode::Mul, ty, i32(k)))
-                           : rowD,
+        idxD[k] = rowCol(b.binary(Opcode::Add, b.binary(Opcode::Mul, rowD, i32(K)),
+                                  i32(k)),
                          colD);
         Value *m = k ? b.binary(Opcode::Add, tid, i32(int64_t(k) * p.ctaThreads))
                      : tid;
@@ -361,6 +366,9 @@ public:
           }
       cb.barrier();
     }
+    // Elements the K direct instances share (consecutive along a): one
+    // guarded load per row position, before the bodies.
+    std::map<std::pair<const Op *, int>, Value *> reuse = loadSharedRows(K, direct);
     // The bodies at the direct instances. When every store is at the top
     // and nothing loads a view after the body stored it, all K bodies run
     // their loads and arithmetic first (unguarded: an inactive thread
@@ -409,6 +417,7 @@ public:
       for (int k = 0; k < K; ++k)
         cb.when(directActive(k), [&] { body(k, true, true); });
     }
+    useSharedRows(reuse, direct);
     // Staged stores: each transposed instance stores its element.
     if (stagedStores) {
       cb.barrier();
@@ -454,6 +463,180 @@ public:
   }
 
 private:
+  /// A load whose view the program never writes and whose coordinates are
+  /// affine in the instance coordinates and invariants, instance
+  /// coordinate a in exactly one of them (with coefficient 1, plus `c`):
+  /// direct instance k reads the element at row position k + c of the
+  /// thread's rows, and loads of one `key` (the view and the coordinates
+  /// without a's term) at one position read the same element.
+  struct Shareable {
+    const Op *load = nullptr;
+    int64_t c = 0;
+    std::string key;
+  };
+  std::vector<Shareable> shareable;
+  unsigned sharedLoads = 0, sharedUses = 0;
+  /// Every op of the instance body as plan() found it (run() moves them).
+  std::set<const Op *> bodyOps;
+
+  /// Whether `v` can be recomputed before the bodies: a value from outside
+  /// the segment, the decode's results, or pure region-free ops of those.
+  bool recomputable(const Value *v, const std::set<const Op *> &inBody) const {
+    if (!v->def)
+      return !inBody.count(v->owner && v->owner->parent ? v->owner->parent->parent
+                                                         : nullptr) &&
+             v->owner != &segOp.regions[0]->block;
+    if (v->def == dec || !inBody.count(v->def))
+      return true;
+    if (!v->def->regions.empty() || !isPure(v->def->opcode))
+      return false;
+    for (const Value *x : v->def->operands)
+      if (!recomputable(x, inBody))
+        return false;
+    return true;
+  }
+
+  void findShareable(PhysAffine &aff, InstanceSpace &space) {
+    std::set<const Op *> &inBody = bodyOps;
+    walk(*segOp.regions[0], [&](const Op &o) { inBody.insert(&o); });
+    const std::set<int> written = writtenParams(p);
+    const std::string along = instanceAtom(tileDim);
+    walk(*segOp.regions[0], [&](const Op &o) {
+      if (o.opcode != Opcode::Load || o.guard() || staged.count(&o))
+        return;
+      const Value *m = o.memory();
+      if (!m->type.isView() || !m->isBlockArg() || m->owner != &p.body->block ||
+          written.count(static_cast<int>(m->argNo)))
+        return;
+      Shareable sh;
+      sh.load = &o;
+      sh.key = std::to_string(m->id);
+      int at = -1;
+      llvm::ArrayRef<Value *> cs = o.coords();
+      for (unsigned d = 0; d < cs.size(); ++d) {
+        if (!recomputable(cs[d], inBody))
+          return;
+        Affine e = aff.of(cs[d]);
+        if (!e.valid)
+          return;
+        for (const auto &[atom, coeff] : e.terms)
+          if (InstanceSpace::instanceDim(atom) < 0 && !space.isInvariant(atom))
+            return;
+        if (auto it = e.terms.find(along); it != e.terms.end()) {
+          if (at >= 0 || it->second != 1)
+            return;
+          at = static_cast<int>(d);
+          sh.c = e.constant;
+          e.terms.erase(it);
+          e.constant = 0;
+        }
+        sh.key += "|" + e.str();
+      }
+      if (at < 0)
+        return;
+      sh.key += "@" + std::to_string(at);
+      shareable.push_back(sh);
+    });
+  }
+
+  /// Recomputes `v` (recomputable) at the insertion point through `m`.
+  Value *recompute(Value *v, ValueMap &m) {
+    if (m.count(v))
+      return m[v];
+    if (!v->def || v->def == dec || !bodyOps.count(v->def))
+      return lookup(m, v);
+    for (Value *x : v->def->operands)
+      recompute(x, m);
+    return cloneOp(cb.b, *v->def, m)->result(v->resultNo);
+  }
+
+  /// For every key whose loads read fewer distinct row positions than
+  /// they are done (K loads each), one load per position before the
+  /// bodies: the load of the position's first reader, the smallest
+  /// instance k (with load L, k + c = position), at k's coordinates, so it
+  /// is that very access (its provenance unchanged), moved out of any
+  /// `if` and guarded by the view's extents instead. A later reader k' > k
+  /// is active only when k is (direct instances are consecutive rows of
+  /// one column, active while inside the domain), and their coordinates
+  /// then name the same element; an inactive reader computes nothing it
+  /// stores. Returns (load, instance k) -> the position's value.
+  std::map<std::pair<const Op *, int>, Value *>
+  loadSharedRows(int K, std::vector<ValueMap> &direct) {
+    std::map<std::pair<const Op *, int>, Value *> out;
+    std::map<std::string, std::vector<const Shareable *>> byKey;
+    for (const Shareable &sh : shareable)
+      byKey[sh.key].push_back(&sh);
+    Builder &b = cb.b;
+    for (const auto &[key, loads] : byKey) {
+      std::set<int64_t> rows;
+      for (const Shareable *sh : loads)
+        for (int k = 0; k < K; ++k)
+          rows.insert(k + sh->c);
+      if (loads.size() * K <= rows.size())
+        continue; // nothing shared
+      sharedUses += loads.size() * K;
+      for (int64_t row : rows) {
+        const Shareable *rep = nullptr;
+        int first = K;
+        for (const Shareable *sh : loads)
+          if (row - sh->c >= 0 && row - sh->c < first) {
+            first = static_cast<int>(row - sh->c);
+            rep = sh;
+          }
+        Value *mem = rep->load->memory();
+        ValueMap m = direct[first];
+        ValueMap lm;
+        Value *inBounds = nullptr;
+        llvm::ArrayRef<Value *> cs = rep->load->coords();
+        for (unsigned d = 0; d < cs.size(); ++d) {
+          Value *c = recompute(cs[d], m);
+          lm[cs[d]] = c;
+          Op *e = b.create(Opcode::Extent, {mem}, {Type::index()});
+          e->setAttr("dim", static_cast<int64_t>(d));
+          Value *ok = cb.both(cb.cmp("ge", c, cb.i64(0)),
+                              cb.cmp("lt", c, e->result()));
+          inBounds = inBounds ? cb.both(inBounds, ok) : ok;
+        }
+        Op *l = cloneOp(b, *rep->load, lm);
+        l->operands.push_back(inBounds);
+        l->access.hasGuard = true;
+        l->access.bounds = Bounds::Guarded;
+        ++sharedLoads;
+        for (const Shareable *sh : loads)
+          for (int k = 0; k < K; ++k)
+            if (k + sh->c == row)
+              out[{sh->load, k}] = l->result();
+      }
+    }
+    return out;
+  }
+
+  /// Replaces each body's copy of a shared load by its row's value and
+  /// drops the copy.
+  void useSharedRows(const std::map<std::pair<const Op *, int>, Value *> &rows,
+                     std::vector<ValueMap> &direct) {
+    llvm::DenseMap<const Value *, Value *> repl;
+    for (const auto &[at, v] : rows) {
+      Value *copy = lookup(direct[at.second], at.first->result());
+      if (copy != at.first->result())
+        repl[copy] = v;
+    }
+    if (repl.empty())
+      return;
+    walkMutable(*segOp.regions[0], [&](Op &o) {
+      for (Value *&x : o.operands)
+        if (auto it = repl.find(x); it != repl.end())
+          x = it->second;
+    });
+    for (const auto &[copy, v] : repl) {
+      Block *blk = copy->def->parent;
+      auto &ops = blk->ops;
+      ops.erase(std::find_if(ops.begin(), ops.end(), [&](const auto &o) {
+        return o.get() == copy->def;
+      }));
+    }
+  }
+
   Program &p;
   Op &segOp;
   CoopBuilder cb;
@@ -529,6 +712,13 @@ std::string intent::passes::applyTileSegment(Program &p, unsigned index,
          std::to_string(rows) + (rows == 1 ? " instance" : " instances") +
          " per thread (" + std::to_string(rows * ty) + " * 32 / TX x TX when "
          "the last extent TX is below 32)";
+  if (unsigned n = rw.sharedRows())
+    what += "; a thread's " + std::to_string(rows) +
+            " instances are consecutive along dimension " +
+            std::to_string(dim) + ": their " +
+            std::to_string(rw.sharedReads()) +
+            " reads of neighbours along it load " + std::to_string(n) +
+            " elements, each once";
   if (unsigned n = rw.stagedCount())
     what += "; " + std::to_string(n) +
             (n == 1 ? " transposed access goes" : " transposed accesses go") +

@@ -356,6 +356,14 @@ const Value *intent::phys::decodedIndex(const Op &segOp, const Op &op) {
         return i;
     return nullptr;
   };
+  // An access's coordinates name its instance; its stored value may mix
+  // other instances' values (tile rows a thread's instances share).
+  if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
+      op.opcode == Opcode::VectorLoad || op.opcode == Opcode::VectorStore ||
+      isAtomic(op.opcode))
+    for (const Value *x : op.coords())
+      if (const Value *i = from(x, 0))
+        return i;
   for (const Value *x : op.operands)
     if (const Value *i = from(x, 0))
       return i;

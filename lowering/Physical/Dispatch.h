@@ -87,8 +87,9 @@ constexpr int kTileWidth = 32;
 /// extent, so a warp still covers 32 instances), TY = T / TX, one tile per
 /// program, the tiles numbered row-major over (the other dimensions,
 /// ceil(E_dim / R), ceil(E_last / TX)). Thread t of program q serves 2K
-/// instances of q's tile: direct ones at (dim, last) offsets (t / TX + k
-/// TY, t % TX) (a warp along the last dimension) and transposed ones at
+/// instances of q's tile: direct ones at (dim, last) offsets ((t / TX) K +
+/// k, t % TX) (a warp along the last dimension; a thread's K direct
+/// instances are consecutive along `dim`) and transposed ones at
 /// (m % R, m / R), m = t + k T (a warp along `dim`), k < K. Every thread
 /// enters the region with (instance_k, active_k) for k < K, then
 /// (transposed instance_k, transposed active_k): the row-major index of
@@ -108,7 +109,8 @@ bool isInstanceIndex(const Op &segOp, const Value *v);
 const Value *tileActiveOf(const Op &segOp, const Value *v);
 
 /// The instance index of segment op `segOp` whose `delinearize` an operand
-/// of `op` is computed from (the first found), or null.
+/// of `op` is computed from (the first found; for an access, its
+/// coordinates' first), or null.
 const Value *decodedIndex(const Op &segOp, const Op &op);
 
 /// A tile segment's instance slot of index argument `v`: k for the k-th

@@ -67,6 +67,16 @@ using intent::view;
   });
 }
 
+// Forward differences along dimension 1 of a rank-3 array two rows longer
+// than the domain: a thread's instances share rows, some past the domain.
+[[intent::kernel]] void diff3(view<std::int32_t, 3> out,
+                              view<const std::int32_t, 3> a) {
+  parallel_for(out.extent(0), out.extent(1), out.extent(2),
+               [&](index b, index i, index j) {
+                 out(b, i, j) = a(b, i + 2, j) - a(b, i, j) * a(b, i + 1, j);
+               });
+}
+
 [[intent::kernel]] void bias2(view<float, 2> out, view<const float, 2> a,
                               view<const float, 1> bias) {
   parallel_for(a.extent(0), [&](index i) {
@@ -264,6 +274,34 @@ static void run3(index_t B, index_t N, index_t M, index_t Pad, index_t Step,
     BadR += !WR[K] && GR[K] != -7.0f;
   report("permute3", Shape, BadP);
   report("reverse3", Shape, BadR);
+
+  // diff3: a is (B, N + 2, M), out (B, N, M), small values (no overflow).
+  Layout<3> DAl{{B, N + 2, M}, Pad, Step}, DOl{{B, N, M}, Pad, Step};
+  std::uniform_int_distribution<std::int32_t> Small(-1000, 1000);
+  std::vector<std::int32_t> HDa(DAl.size()), HDo(DOl.size(), -7);
+  for (std::int32_t &V : HDa)
+    V = Small(Rng);
+  mem::array<std::int32_t> DDa(pad(HDa)), DDo(pad(HDo));
+  kernels::diff3(
+      intent::view<std::int32_t, 3>(DDo.data(), {B, N, M}, DOl.strides()),
+      intent::view<const std::int32_t, 3>(DDa.data(), {B, N + 2, M},
+                                          DAl.strides()));
+  std::vector<std::int32_t> GDo = DDo.to_vector();
+  long BadD = 0;
+  std::vector<char> WD(DOl.size());
+  for (index_t Bi = 0; Bi < B; ++Bi)
+    for (index_t I = 0; I < N; ++I)
+      for (index_t J = 0; J < M; ++J) {
+        auto At = [&](index_t R) {
+          return HDa[Bi * DAl.stride(0) + R * DAl.stride(1) + J * DAl.stride(2)];
+        };
+        index_t O = Bi * DOl.stride(0) + I * DOl.stride(1) + J * DOl.stride(2);
+        WD[O] = 1;
+        BadD += GDo[O] != At(I + 2) - At(I) * At(I + 1);
+      }
+  for (index_t K = 0; K < DOl.size(); ++K)
+    BadD += !WD[K] && GDo[K] != -7;
+  report("diff3", Shape, BadD);
 }
 
 int main() {

@@ -60,6 +60,106 @@ kernel @reverse3 (%0 out: view<f32, 3> w, %1 x: view<const f32, 3> r, %2 y: view
 }
 )";
 
+// A guarded 5-point stencil: a thread's 4 direct instances are consecutive
+// rows of one column, so a(i - 1, j), a(i, j) and a(i + 1, j) of the four
+// are 6 elements (rows -1 .. 4), each loaded once; a(i, j -+ 1) are not
+// shared.
+const char *kStencil = R"(
+kernel @stencil5 (%0 out: view<f32, 2> w, %1 a: view<const f32, 2> r) loc(3:25) {
+  %2 = extent %1 {dim = 0} : i64 loc(4:21)
+  %3 = extent %1 {dim = 1} : i64 loc(4:38)
+  parallel_for %2, %3 loc(5:3) {
+  ^(%4: i64, %5: i64):
+    %6 = load %1, %4, %5 : f32 loc(6:15)
+    %7 = constant {value = 0} : i64 loc(7:13)
+    %8 = cmp %4, %7 {pred = "gt"} : bool loc(7:11)
+    %13 = if %8 : f32 loc(7:5) {
+      %9 = constant {value = 1} : i64 loc(7:27)
+      %10 = sub %4, %9 : i64 loc(7:25)
+      %11 = load %1, %10, %5 : f32 loc(7:21)
+      %12 = add %6, %11 : f32 loc(7:18)
+      yield %12 loc(7:5)
+    } {
+      yield %6 loc(7:5)
+    }
+    %14 = constant {value = 1} : i64 loc(8:13)
+    %15 = add %4, %14 : i64 loc(8:11)
+    %16 = cmp %15, %2 {pred = "lt"} : bool loc(8:15)
+    %21 = if %16 : f32 loc(8:5) {
+      %17 = constant {value = 1} : i64 loc(8:31)
+      %18 = add %4, %17 : i64 loc(8:29)
+      %19 = load %1, %18, %5 : f32 loc(8:25)
+      %20 = add %13, %19 : f32 loc(8:22)
+      yield %20 loc(8:5)
+    } {
+      yield %13 loc(8:5)
+    }
+    %22 = constant {value = 0} : i64 loc(9:13)
+    %23 = cmp %5, %22 {pred = "gt"} : bool loc(9:11)
+    %28 = if %23 : f32 loc(9:5) {
+      %24 = constant {value = 1} : i64 loc(9:30)
+      %25 = sub %5, %24 : i64 loc(9:28)
+      %26 = load %1, %4, %25 : f32 loc(9:21)
+      %27 = add %21, %26 : f32 loc(9:18)
+      yield %27 loc(9:5)
+    } {
+      yield %21 loc(9:5)
+    }
+    %29 = constant {value = 1} : i64 loc(10:13)
+    %30 = add %5, %29 : i64 loc(10:11)
+    %31 = cmp %30, %3 {pred = "lt"} : bool loc(10:15)
+    %36 = if %31 : f32 loc(10:5) {
+      %32 = constant {value = 1} : i64 loc(10:34)
+      %33 = add %5, %32 : i64 loc(10:32)
+      %34 = load %1, %4, %33 : f32 loc(10:25)
+      %35 = add %28, %34 : f32 loc(10:22)
+      yield %35 loc(10:5)
+    } {
+      yield %28 loc(10:5)
+    }
+    %37 = constant {value = 0.20000000298023224} : f32 loc(11:17)
+    %38 = mul %37, %36 : f32 loc(11:22)
+    store %0, %38, %4, %5 loc(11:15)
+    yield loc(12:3)
+  }
+  return loc(13:1)
+}
+)";
+
+// out(i, j) = a(i + 2, j) - 2 a(i + 1, j) + a(i, j) * a(i + 1, j + 1), a
+// two rows longer than out: active instances read rows past the domain, so
+// a shared row's load must be its first reader's (the smallest instance),
+// active whenever a later reader is.
+const char *kDiff = R"(
+kernel @diff (%0 out: view<i32, 2> w, %1 a: view<const i32, 2> r) loc(14:25) {
+  %2 = extent %0 {dim = 0} : i64 loc(15:28)
+  %3 = extent %0 {dim = 1} : i64 loc(15:43)
+  parallel_for %2, %3 loc(15:3) {
+  ^(%4: i64, %5: i64):
+    %6 = constant {value = 2} : i64 loc(16:23)
+    %7 = add %4, %6 : i64 loc(16:21)
+    %8 = load %1, %7, %5 : i32 loc(16:17)
+    %9 = constant {value = 2} : i32 loc(16:31)
+    %10 = constant {value = 1} : i64 loc(16:41)
+    %11 = add %4, %10 : i64 loc(16:39)
+    %12 = load %1, %11, %5 : i32 loc(16:35)
+    %13 = mul %9, %12 : i32 loc(16:33)
+    %14 = sub %8, %13 : i32 loc(16:29)
+    %15 = load %1, %4, %5 : i32 loc(16:49)
+    %16 = constant {value = 1} : i64 loc(16:65)
+    %17 = add %4, %16 : i64 loc(16:63)
+    %18 = constant {value = 1} : i64 loc(16:72)
+    %19 = add %5, %18 : i64 loc(16:70)
+    %20 = load %1, %17, %19 : i32 loc(16:59)
+    %21 = mul %15, %20 : i32 loc(16:57)
+    %22 = add %14, %21 : i32 loc(16:45)
+    store %0, %22, %4, %5 loc(16:15)
+    yield loc(17:3)
+  }
+  return loc(18:1)
+}
+)";
+
 std::unique_ptr<kir::Module> parse(const char *text) {
   std::string err;
   auto m = kir::parseModule(text, "tile.kir", err);
@@ -125,6 +225,77 @@ TEST(Tile, ReversalTilesTheFirstAndLastDimensions) {
   for (const phys::Buffer &buf : b.program->buffers)
     tiles += buf.scope == phys::BufferScope::CTAShared && buf.size == 2 * 1024;
   EXPECT_EQ(tiles, 2u);
+}
+
+/// Loads of view parameter `param` in the tile segment's region, and how
+/// many of them are guarded (the shared rows).
+std::pair<unsigned, unsigned> loadsOf(phys::Program &p, unsigned param) {
+  unsigned all = 0, guarded = 0;
+  phys::walk(*tileOp(p)->regions[0], [&](const phys::Op &o) {
+    if (o.opcode == phys::Opcode::Load && o.memory()->isBlockArg() &&
+        o.memory()->argNo == param) {
+      ++all;
+      guarded += o.guard() != nullptr;
+    }
+  });
+  return {all, guarded};
+}
+
+TEST(Tile, StencilNeighboursAlongTheTileShareRows) {
+  auto m = parse(kStencil);
+  for (auto [n, k] : std::vector<std::array<int64_t, 2>>{
+           {0, 5}, {1, 1}, {1, 40}, {2, 3}, {5, 33}, {33, 7}, {37, 70}, {130, 9}, {64, 64}}) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::F32, {n, k}),
+                              ArgSpec::view(ScalarKind::F32, {n, k})};
+    auto ref = [&, n = n, k = k](Memory &mem) {
+      float *out = mem.as<float>(0), *x = mem.as<float>(1);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < k; ++j) {
+          float s = x[i * k + j];
+          if (i > 0) s += x[(i - 1) * k + j];
+          if (i + 1 < n) s += x[(i + 1) * k + j];
+          if (j > 0) s += x[i * k + j - 1];
+          if (j + 1 < k) s += x[i * k + j + 1];
+          out[i * k + j] = 0.2f * s;
+        }
+    };
+    runDifferential(*m->kernels[0], a, ref, n * 100 + k);
+  }
+  Built b = build(kStencil);
+  ASSERT_TRUE(tileOp(*b.program));
+  // Rows -1 .. 4 once (guarded by a's extents) and the 2 x 4 column
+  // neighbours: 14 loads of a instead of 20.
+  EXPECT_EQ(loadsOf(*b.program, 1), std::make_pair(14u, 6u));
+}
+
+TEST(Tile, SharedRowsPastTheDomainComeFromTheirFirstReader) {
+  auto m = parse(kDiff);
+  for (auto [n, k] : std::vector<std::array<int64_t, 2>>{
+           {0, 3}, {1, 1}, {2, 5}, {3, 33}, {33, 40}, {34, 31}, {35, 2}, {70, 65}}) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I32, {n, k}),
+                              ArgSpec::view(ScalarKind::I32, {n + 2, k + 1})};
+    auto ref = [&, n = n, k = k](Memory &mem) {
+      int32_t *out = mem.as<int32_t>(0), *x = mem.as<int32_t>(1);
+      auto at = [&](int64_t i, int64_t j) { return x[i * (k + 1) + j]; };
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < k; ++j)
+          out[i * k + j] = static_cast<int32_t>(
+              static_cast<uint32_t>(at(i + 2, j)) -
+              2u * static_cast<uint32_t>(at(i + 1, j)) +
+              static_cast<uint32_t>(at(i, j)) * static_cast<uint32_t>(at(i + 1, j + 1)));
+    };
+    runDifferential(*m->kernels[0], a, ref, n * 100 + k);
+  }
+  Built b = build(kDiff);
+  // Rows 0 .. 5 of column j once, a(i + 1, j + 1) per instance.
+  EXPECT_EQ(loadsOf(*b.program, 1), std::make_pair(10u, 6u));
+}
+
+TEST(Tile, NoRowsSharedWithoutNeighbours) {
+  // A permutation reads each element once.
+  Built t = build(kPermute);
+  ASSERT_TRUE(tileOp(*t.program));
+  EXPECT_EQ(loadsOf(*t.program, 1), std::make_pair(4u, 0u));
 }
 
 TEST(Tile, PrintsAndParsesBack) {
