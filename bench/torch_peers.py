@@ -10,7 +10,10 @@ Times, with the method of the CUDA driver (bench/bench.cu):
            torch.softmax;
   softmax_fast, the same shapes: the Triton fused softmax (the target of
            our kernel built with --fast-math);
-  layernorm, the same shapes: torch.nn.functional.layer_norm (the target);
+  layernorm, the same shapes: a Triton fused layer norm (one program per
+           row; a row of up to 16384 floats in registers, longer ones read
+           three times in chunks) -- the target -- and
+           torch.nn.functional.layer_norm;
   argmax   2^28 f32: torch.argmax (the target);
   softmax3 64x512x1024, 12x1000x3000: torch.softmax(dim=-1) (the target);
   mv2      8192x8192, 3000x20000: torch.mv twice (the target);
@@ -202,6 +205,62 @@ if triton is not None:
         tl.store(out_ptr + row * out_row_stride + offs, num / den, mask=mask)
 
 
+if triton is not None:
+    # A fused layer norm: one program per row; a row of at most BLOCK
+    # elements is loaded once and kept in registers (mean, then the centred
+    # sum of squares, then the output), a longer one is read three times in
+    # BLOCK chunks (from L2).
+    @triton.jit
+    def layernorm_kernel(out_ptr, x_ptr, w_ptr, b_ptr, stride, n_cols, eps,
+                         BLOCK: tl.constexpr, ONE_BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        x_row = x_ptr + row * stride
+        o_row = out_ptr + row * stride
+        if ONE_BLOCK:
+            offs = tl.arange(0, BLOCK)
+            mask = offs < n_cols
+            x = tl.load(x_row + offs, mask=mask, other=0.0)
+            mean = tl.sum(x, axis=0) / n_cols
+            d = tl.where(mask, x - mean, 0.0)
+            rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=0) / n_cols + eps)
+            w = tl.load(w_ptr + offs, mask=mask)
+            b = tl.load(b_ptr + offs, mask=mask)
+            tl.store(o_row + offs, d * rstd * w + b, mask=mask)
+        else:
+            acc = tl.zeros([BLOCK], dtype=tl.float32)
+            for off in range(0, n_cols, BLOCK):
+                offs = off + tl.arange(0, BLOCK)
+                acc += tl.load(x_row + offs, mask=offs < n_cols, other=0.0)
+            mean = tl.sum(acc, axis=0) / n_cols
+            acc = tl.zeros([BLOCK], dtype=tl.float32)
+            for off in range(0, n_cols, BLOCK):
+                offs = off + tl.arange(0, BLOCK)
+                mask = offs < n_cols
+                x = tl.load(x_row + offs, mask=mask, other=0.0)
+                d = tl.where(mask, x - mean, 0.0)
+                acc += d * d
+            rstd = 1.0 / tl.sqrt(tl.sum(acc, axis=0) / n_cols + eps)
+            for off in range(0, n_cols, BLOCK):
+                offs = off + tl.arange(0, BLOCK)
+                mask = offs < n_cols
+                x = tl.load(x_row + offs, mask=mask, other=0.0)
+                w = tl.load(w_ptr + offs, mask=mask)
+                b = tl.load(b_ptr + offs, mask=mask)
+                tl.store(o_row + offs, (x - mean) * rstd * w + b, mask=mask)
+
+
+def triton_layernorm(x, gamma, beta, eps, out):
+    rows, cols = x.shape
+    # At most 16384 f32 per program (64 KiB), the warps of Triton's layer
+    # norm tutorial.
+    block = min(16384, triton.next_power_of_2(cols))
+    warps = min(max(block // 256, 1), 8)
+    layernorm_kernel[(rows,)](out, x, gamma, beta, x.stride(0), cols, eps,
+                              BLOCK=block, ONE_BLOCK=cols <= block,
+                              num_warps=warps)
+    return out
+
+
 def triton_softmax(x, out):
     rows, cols = x.shape
     block = triton.next_power_of_2(cols)
@@ -270,7 +329,18 @@ def bench_layernorm(ctx, rows, cols):
         out.fill_(math.nan)
         return msg
 
-    ctx.measure("layernorm", shape, "torch layer_norm", "target", nbytes,
+    buf = torch.empty_like(x)
+    skip = TRITON_ERROR
+    if not skip:
+        try:
+            triton_layernorm(x[:1], gamma, beta, eps, buf[:1])  # compile first
+        except Exception as e:
+            skip = (f"triton kernel did not compile: {type(e).__name__}: {e}"
+                    .replace("\n", " ")[:300])
+    ctx.measure("layernorm", shape, "triton fused layernorm", "target", nbytes,
+                lambda: buf.fill_(math.nan),
+                lambda: triton_layernorm(x, gamma, beta, eps, buf), verify, skip)
+    ctx.measure("layernorm", shape, "torch layer_norm", "peer", nbytes,
                 lambda: None, lambda: F.layer_norm(x, (cols,), gamma, beta, eps),
                 verify)
 
