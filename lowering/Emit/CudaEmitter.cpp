@@ -14,6 +14,7 @@
 #include "Physical/Dispatch.h"
 
 #include "Emit/ProgramEmitter.h"
+#include "Physical/IndexRange.h"
 #include "Physical/Coop.h"
 #include "Physical/Structured.h"
 
@@ -200,9 +201,11 @@ void ProgramEmitter::emit() {
   emitProgramFunction();
   if (hasDenseVariant()) {
     dense = true;
+    narrow = phys::denseInt32Values(p);
     emitProgramFunction();
     emitGlobal();
     dense = false;
+    narrow.clear();
   }
   if (hasHostSerial()) {
     hostSerial = true;
@@ -420,13 +423,30 @@ void ProgramEmitter::declare(const Value *v, const std::string &init) {
   // Not `const`: nvcc's front end spends minutes on long chains of const
   // locals (measured on grid-reduce's arg-merge code: > 150 s as const,
   // 8 s without); SSA values are never reassigned either way.
-  os << emit::cxxType(v->type) << " " << name(v) << " = " << init << ";\n";
+  os << valueType(v) << " " << name(v) << " = " << init << ";\n";
+}
+
+std::string ProgramEmitter::valueType(const Value *v) const {
+  return narrow.count(v) ? "int32_t" : emit::cxxType(v->type);
+}
+
+std::string ProgramEmitter::wide(const Value *v) const {
+  return narrow.count(v) ? "static_cast<int64_t>(" + name(v) + ")" : name(v);
 }
 
 std::string ProgramEmitter::binaryExpr(const Op &op) {
   const Type &t = op.result()->type;
   std::string ty = emit::cxxType(t);
-  std::string a = name(op.operands[0]), b = name(op.operands[1]);
+  std::string a = wide(op.operands[0]), b = wide(op.operands[1]);
+  if (narrow.count(op.result()) && (op.opcode == Opcode::Add ||
+                                    op.opcode == Opcode::Sub ||
+                                    op.opcode == Opcode::Mul))
+    // The result fits int32_t: 32-bit wrapping arithmetic gives it exactly
+    // (the low 32 bits of a sum or product depend only on the operands'
+    // low 32 bits).
+    return "static_cast<int32_t>(static_cast<uint32_t>(" + name(op.operands[0]) +
+           ") " + binaryOperator(op.opcode) + " static_cast<uint32_t>(" +
+           name(op.operands[1]) + "))";
   if (op.opcode == Opcode::Div && t.elem == ScalarKind::F32 && opts.fastMath)
     return "::intent::rt::fast_div(" + a + ", " + b + ")";
   if (op.opcode == Opcode::Rem && isFloatKind(t.elem))
@@ -959,11 +979,11 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
     return;
   case Opcode::Neg:
     declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
-                             ">(-" + name(op.operands[0]) + ")");
+                             ">(-" + wide(op.operands[0]) + ")");
     return;
   case Opcode::BitNot:
     declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
-                             ">(~" + name(op.operands[0]) + ")");
+                             ">(~" + wide(op.operands[0]) + ")");
     return;
   case Opcode::Not:
     declare(op.result(), "!" + name(op.operands[0]));
@@ -1000,7 +1020,7 @@ void ProgramEmitter::emitOp(const Op &op, const std::string &pid) {
                      opts.fastMath) +
         "(";
     for (unsigned i = 0; i < op.operands.size(); ++i)
-      call += (i ? ", " : "") + name(op.operands[i]);
+      call += (i ? ", " : "") + wide(op.operands[i]);
     declare(op.result(), "static_cast<" + emit::cxxType(op.result()->type) +
                              ">(" + call + "))");
     return;
@@ -1199,8 +1219,7 @@ void ProgramEmitter::emitYield(const Op &op) {
 void ProgramEmitter::emitIf(const Op &op, const std::string &pid) {
   for (unsigned k = 0; k < op.results.size(); ++k) {
     indent();
-    os << emit::cxxType(op.result(k)->type) << " r" << op.id << "_" << k
-       << "{};\n";
+    os << valueType(op.result(k)) << " r" << op.id << "_" << k << "{};\n";
   }
   indent();
   os << "if (" << name(op.operands[0]) << ") {\n";
@@ -1445,10 +1464,12 @@ void ProgramEmitter::emitWrapper() {
   }
   if (hasDenseVariant()) {
     // Every view dense (its last dimension contiguous or of one element,
-    // its in-bounds offsets within int32_t) and every tile coordinate,
-    // partial tiles' included (below the instance count plus a tile's R
-    // rows), within int32_t: the variant with 32-bit offsets and without
-    // the last stride's multiplies.
+    // its in-bounds offsets within int32_t, its extents at most
+    // kDenseExtent) and every tile segment's instance count at most
+    // kDenseExtent (so are its extents and coordinates, partial tiles'
+    // included): the variant with 32-bit offsets, without the last stride's
+    // multiplies, with index values that fit int32_t computed in 32 bits
+    // (Physical/IndexRange.h).
     os << "  if (";
     bool first = true;
     for (const Param &par : p.params)
@@ -1457,17 +1478,14 @@ void ProgramEmitter::emitWrapper() {
         os << (first ? "" : " && ") << "(" << par.name << ".stride(" << last
            << ") == 1 || " << par.name << ".extent(" << last
            << ") <= 1) && ::intent::rt::detail::offsets_fit_int32("
-           << par.name << ")";
+           << par.name << ") && ::intent::rt::detail::extents_at_most("
+           << par.name << ", INT64_C(" << phys::kDenseExtent << "))";
         first = false;
       }
-    const int64_t threads = std::max(p.ctaThreads, kTileWidth);
     for (const phys::Segment &s : p.segments)
       if (s.tile >= 0) {
         os << (first ? "" : " && ") << "__intent_L.e" << s.instances
-           << " <= INT64_C("
-           << 0x7fffffff - int64_t(std::max(1, s.tileRows)) * threads -
-                  kTileWidth
-           << ")";
+           << " <= INT64_C(" << phys::kDenseExtent << ")";
         first = false;
       }
     if (first)

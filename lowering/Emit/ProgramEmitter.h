@@ -18,6 +18,8 @@
 #include "Emit/CudaEmitter.h"
 #include "Physical/IR.h"
 
+#include <set>
+
 #include <functional>
 #include <map>
 #include <string>
@@ -71,6 +73,16 @@ private:
   /// variant drops the last stride's multiply and computes tile coordinates
   /// and view element offsets in 32 bits (exact for in-bounds accesses).
   bool dense = false;
+  /// In the dense variant: the i64 values of the tile regions whose every
+  /// value fits int32_t under its launch facts (Physical/IndexRange.h),
+  /// declared and computed as int32_t.
+  std::set<const phys::Value *> narrow;
+  /// The C++ type a value is declared with.
+  std::string valueType(const phys::Value *v) const;
+  /// `v` as an operand of an op whose result is not narrowed: a narrowed
+  /// value is widened first, so the op computes in 64 bits as it would
+  /// without the variant.
+  std::string wide(const phys::Value *v) const;
   /// Whether the program gets a dense variant: it has a tile segment
   /// (Passes/Tile.cpp) and no register rows.
   bool hasDenseVariant() const;

@@ -81,6 +81,10 @@ TEST(OffsetsFitInt32, SpanAtTheBoundary) {
   EXPECT_TRUE(offsets_fit_int32(view<float, 2>(P, {1, 4}, {INT64_C(1) << 40, 1})));
   EXPECT_TRUE(offsets_fit_int32(view<float, 2>(P, {0, INT64_C(1) << 40})));
   EXPECT_FALSE(offsets_fit_int32(view<float, 1>(P, {INT64_C(1) << 40}, {0})));
+  // The dense variant's extent bound.
+  using rt::detail::extents_at_most;
+  EXPECT_TRUE(extents_at_most(view<float, 2>(P, {1 << 30, 1}), index(1) << 30));
+  EXPECT_FALSE(extents_at_most(view<float, 2>(P, {1, (1 << 30) + 1}), index(1) << 30));
   // Overflow-proof: huge extents and strides.
   EXPECT_FALSE(offsets_fit_int32(view<float, 3>(P, {INT64_C(1) << 40, 1 << 30, 3}, {INT64_C(1) << 40, 3, 1})));
 }

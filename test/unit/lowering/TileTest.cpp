@@ -15,6 +15,7 @@
 #include "Interpreter/PhysInterpreter.h"
 #include "Passes/Passes.h"
 #include "Physical/Dispatch.h"
+#include "Physical/IndexRange.h"
 #include "Physical/Parser.h"
 
 #include <algorithm>
@@ -296,6 +297,75 @@ TEST(Tile, NoRowsSharedWithoutNeighbours) {
   Built t = build(kPermute);
   ASSERT_TRUE(tileOp(*t.program));
   EXPECT_EQ(loadsOf(*t.program, 1), std::make_pair(4u, 0u));
+}
+
+TEST(Tile, DenseVariantNarrowsBoundedIndexValuesOnly) {
+  // Tile coordinates, view extents, constants and their sums fit int32_t
+  // under the dense variant's launch facts; a product of two coordinates,
+  // a loaded index and a scalar parameter do not.
+  Built b = build(R"(
+kernel @k (%0 out: view<f32, 2> w, %1 a: view<const f32, 2> r, %2 idx: view<const i64, 1> r, %3 s: i64) loc(1:1) {
+  %4 = extent %1 {dim = 0} : i64 loc(2:3)
+  %5 = extent %1 {dim = 1} : i64 loc(2:3)
+  parallel_for %4, %5 loc(2:3) {
+  ^(%6: i64, %7: i64):
+    %8 = constant {value = 1} : i64 loc(3:5)
+    %9 = sub %6, %8 : i64 loc(3:5)
+    %10 = add %7, %5 : i64 loc(3:5)
+    %11 = mul %6, %7 : i64 loc(3:5)
+    %12 = load %2, %7 : i64 loc(3:5)
+    %13 = add %12, %8 : i64 loc(3:5)
+    %14 = add %6, %3 : i64 loc(3:5)
+    %15 = cast %11 : f32 loc(3:5)
+    %16 = cast %13 : f32 loc(3:5)
+    %17 = cast %14 : f32 loc(3:5)
+    %18 = cast %9 : f32 loc(3:5)
+    %19 = cast %10 : f32 loc(3:5)
+    %20 = load %1, %6, %7 : f32 loc(3:5)
+    %21 = add %15, %16 : f32 loc(3:5)
+    %22 = add %17, %18 : f32 loc(3:5)
+    %23 = add %19, %20 : f32 loc(3:5)
+    %24 = add %21, %22 : f32 loc(3:5)
+    %25 = add %23, %24 : f32 loc(3:5)
+    store %0, %25, %6, %7 loc(3:5)
+    yield
+  }
+  return
+}
+)");
+  phys::Op *seg = tileOp(*b.program);
+  ASSERT_TRUE(seg);
+  std::set<const phys::Value *> narrow = phys::denseInt32Values(*b.program);
+  // Name each i64 value of the region by what it computes.
+  std::map<std::string, phys::IndexRange> by;
+  unsigned coords = 0, narrowCoords = 0;
+  phys::walk(*seg->regions[0], [&](const phys::Op &o) {
+    if (o.opcode == phys::Opcode::Delinearize)
+      for (const phys::Value *v : o.results) {
+        ++coords;
+        narrowCoords += narrow.count(v);
+        EXPECT_EQ(phys::denseRange(*b.program, v).hi, phys::kDenseExtent - 1);
+      }
+    if (o.results.size() == 1 && o.result()->type.isIndex()) {
+      std::string what = phys::opcodeName(o.opcode).str();
+      for (const phys::Value *x : o.operands)
+        what += " " + (x->def ? phys::opcodeName(x->def->opcode).str() : "arg");
+      phys::IndexRange r = phys::denseRange(*b.program, o.result());
+      EXPECT_EQ(narrow.count(o.result()) != 0, r.fitsInt32()) << what;
+      by[what] = r;
+    }
+  });
+  EXPECT_GT(coords, 0u);
+  EXPECT_EQ(narrowCoords, coords);
+  EXPECT_TRUE(by["sub delinearize constant"].fitsInt32());
+  EXPECT_EQ(by["sub delinearize constant"].lo, -1);
+  EXPECT_TRUE(by["add delinearize extent"].fitsInt32());
+  EXPECT_TRUE(by["extent arg"].fitsInt32());
+  EXPECT_TRUE(by["mul delinearize delinearize"].known);  // up to 2^60
+  EXPECT_FALSE(by["mul delinearize delinearize"].fitsInt32());
+  EXPECT_FALSE(by["load arg delinearize"].known);         // data
+  EXPECT_FALSE(by["add load constant"].known);
+  EXPECT_FALSE(by["add delinearize arg"].known);          // a parameter
 }
 
 TEST(Tile, PrintsAndParsesBack) {

@@ -85,6 +85,16 @@ template <class T, int R> bool offsets_fit_int32(const view<T, R> &V) {
   return true;
 }
 
+/// True when every extent of V is at most Limit (the dense variant's bound
+/// on the extents its 32-bit index arithmetic sees, docs/passes.md §9).
+template <class T, int R>
+bool extents_at_most(const view<T, R> &V, index Limit) {
+  for (int D = 0; D < R; ++D)
+    if (V.extent(D) > Limit)
+      return false;
+  return true;
+}
+
 /// True when the ranges share a byte (an empty range overlaps nothing).
 inline bool ranges_overlap(const view_range &A, const view_range &B) {
   return A.Lo < A.Hi && B.Lo < B.Hi && A.Lo < B.Hi && B.Lo < A.Hi;
