@@ -1,4 +1,6 @@
-// Variants of our generated transpose / stencil program functions (mkvar.py),
+// Variants of our generated transpose / stencil program functions (mkvar.py)
+// and the compiler's own dense kernels (tp_dense.cu / st_dense.cu: the
+// generated files as they are),
 // launched directly, checked, timed: which per-element cost holds them back.
 #include <intent/runtime/kernel.hpp>
 #include <cmath>
@@ -14,6 +16,12 @@ namespace tp_s1 {
 }
 namespace tp_i32 {
 #include "tp_i32.cu"
+}
+namespace tp_dense {
+#include "tp_dense.cu"
+}
+namespace st_dense {
+#include "st_dense.cu"
 }
 namespace st_gen {
 #include "st_gen.cu"
@@ -68,6 +76,12 @@ int main() {
       CKC(cudaMemcpy(g.data(), o, N * 4, cudaMemcpyDeviceToHost)); \
       report(FN, timeit(go, junk, jb), g == r); }
     RUNTP(tp_gen, "tp gen") RUNTP(tp_s1, "tp s1") RUNTP(tp_i32, "tp i32")
+    { tp_dense::transpose_kernels_transpose_matrix_args args{out, in, nullptr, nullptr};
+      long long total = tp_dense::transpose_kernels_transpose_matrix_eval(args).e39;
+      auto go = [&] { tp_dense::transpose_kernels_transpose_matrix_dense_kernel<false><<<(unsigned)total, 256, 8192>>>(args, total); };
+      CKC(cudaMemset(o, 0xff, N * 4)); go(); CKC(cudaDeviceSynchronize());
+      CKC(cudaMemcpy(g.data(), o, N * 4, cudaMemcpyDeviceToHost));
+      report("tp dense", timeit(go, junk, jb), g == r); }
     for (int i = 0; i < n; ++i) for (int j = 0; j < m; ++j) {
       size_t q = (size_t)i * m + j; float s = h[q];
       if (i > 0) s += h[q - m]; if (i + 1 < n) s += h[q + m]; if (j > 0) s += h[q - 1]; if (j + 1 < m) s += h[q + 1];
@@ -83,6 +97,12 @@ int main() {
       CKC(cudaMemcpy(g.data(), o, N * 4, cudaMemcpyDeviceToHost)); \
       report(FN, timeit(go, junk, jb), close()); }
     RUNST(st_gen, "st gen") RUNST(st_s1, "st s1") RUNST(st_i32, "st i32")
+    { st_dense::stencil_kernels_stencil5_args args{out2, in, nullptr, nullptr};
+      long long total = st_dense::stencil_kernels_stencil5_eval(args).e39;
+      auto go = [&] { st_dense::stencil_kernels_stencil5_dense_kernel<false><<<(unsigned)total, 256, 0>>>(args, total); };
+      CKC(cudaMemset(o, 0xff, N * 4)); go(); CKC(cudaDeviceSynchronize());
+      CKC(cudaMemcpy(g.data(), o, N * 4, cudaMemcpyDeviceToHost));
+      report("st dense", timeit(go, junk, jb), close()); }
     CKC(cudaFree(a)); CKC(cudaFree(o));
   }
 }

@@ -4,7 +4,7 @@ src, prefix, out = sys.argv[1:4]
 text = open(src).read()
 lines = text.split('\n')
 start = next(i for i, l in enumerate(lines) if l.startswith('/// One program instance of') and 'exec scope cta' in l)
-end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith('/// cpu mode'))
+end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith(('/// cpu mode', '/// One program instance')))
 def variant(name, f):
     body = '\n'.join(lines[start:end])
     body = f(body)
