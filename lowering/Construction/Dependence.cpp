@@ -131,7 +131,61 @@ private:
         break;
       }
     }
-    return atom("v" + std::to_string(v->id), invariant(v));
+    const std::string name = "v" + std::to_string(v->id);
+    if (v->isBlockArg())
+      recordCounter(v, name);
+    return atom(name, invariant(v));
+  }
+
+  /// A loop body's argument `v` that the body passes on unchanged, no
+  /// `continue` replaces, and the step region moves by a constant c: from
+  /// its initial value, it only grows (c >= 0) or only shrinks (c <= 0).
+  void recordCounter(const kir::Value *v, const std::string &name) {
+    const kir::Block *body = v->owner;
+    const Op *loop = body && body->parent ? body->parent->parent : nullptr;
+    if (!loop || loop->opcode != Opcode::Loop || loop->regions.size() != 3 ||
+        body != &loop->regions[1]->block)
+      return;
+    const unsigned k = v->argNo;
+    const Op *y = body->terminator();
+    if (!y || y->opcode != Opcode::Yield || k >= y->operands.size() ||
+        y->operands[k] != v || k >= loop->operands.size())
+      return;
+    bool continues = false;
+    kir::walk(*loop->regions[1], [&](const Op &o) {
+      continues |= o.opcode == Opcode::Continue;
+    });
+    if (continues)
+      return;
+    const kir::Block &step = loop->regions[2]->block;
+    const Op *sy = step.terminator();
+    if (!sy || sy->opcode != Opcode::Yield || k >= sy->operands.size() ||
+        k >= step.args.size())
+      return;
+    const kir::Value *next = sy->operands[k];
+    if (next->isBlockArg() || !(next->def->opcode == Opcode::Add ||
+                                next->def->opcode == Opcode::Sub))
+      return;
+    const Op &inc = *next->def;
+    const kir::Value *arg = step.args[k];
+    const kir::Value *by = inc.operands[0] == arg   ? inc.operands[1]
+                           : inc.opcode == Opcode::Add &&
+                                   inc.operands[1] == arg
+                               ? inc.operands[0]
+                               : nullptr;
+    if (!by || by->isBlockArg() || by->def->opcode != Opcode::Constant ||
+        !by->type.isInteger())
+      return;
+    int64_t c = by->def->intAttr("value");
+    if (inc.opcode == Opcode::Sub)
+      c = -c;
+    Affine init = affineOf(loop->operands[k]);
+    if (!init.valid)
+      return;
+    if (c >= 0)
+      u.space.atLeast[name] = init;
+    if (c <= 0)
+      u.space.atMost[name] = init;
   }
 
   /// A structural name for a non-affine expression, and its invariance.

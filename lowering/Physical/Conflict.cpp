@@ -145,8 +145,44 @@ bool intent::phys::separatedAcrossInstances(const AccessSummary &a,
     auto it = space.memberOf.find(atom);
     return it != space.memberOf.end() && it->second == p;
   };
+  // A triangle: a writes (.., i_p, .., J, ..) and b (.., J', .., i_p, ..)
+  // with the instance coordinate and a loop counter swapped, J >= i_p in
+  // a's instance and J' >= i_p in b's (or both <=): an element they share
+  // has i_p = J' >= i'_p and i'_p = J >= i_p, so i_p = i'_p (mirrored
+  // writes of a symmetric matrix's upper triangle, cov(i, j) and cov(j, i)
+  // for j >= i).
+  auto exactly = [](const Affine &x, const std::string &atom) {
+    return x.valid && x.constant == 0 && x.terms.size() == 1 &&
+           x.terms.begin()->first == atom && x.terms.begin()->second == 1;
+  };
+  auto counter = [&](const Affine &x, const std::string &inst, bool up) {
+    if (!x.valid || x.constant != 0 || x.terms.size() != 1 ||
+        x.terms.begin()->second != 1)
+      return false;
+    const auto &bounds = up ? space.atLeast : space.atMost;
+    auto it = bounds.find(x.terms.begin()->first);
+    if (it == bounds.end() || !it->second.valid ||
+        it->second.terms.size() != 1 || !it->second.terms.count(inst) ||
+        it->second.terms.at(inst) != 1)
+      return false;
+    return up ? it->second.constant >= 0 : it->second.constant <= 0;
+  };
+  auto triangle = [&](unsigned p) {
+    const std::string inst = instanceAtom(p);
+    for (unsigned da = 0; da < a.coords.size(); ++da)
+      for (unsigned db = 0; db < b.coords.size(); ++db) {
+        if (da == db || !exactly(a.coords[da], inst) ||
+            !exactly(b.coords[db], inst))
+          continue;
+        for (bool up : {true, false})
+          if (counter(a.coords[db], inst, up) &&
+              counter(b.coords[da], inst, up))
+            return true;
+      }
+    return false;
+  };
   for (unsigned p = 0; p < space.rank; ++p) {
-    bool pinned = false;
+    bool pinned = triangle(p);
     for (unsigned d = 0; d < a.coords.size() && !pinned; ++d) {
       const Affine &x = a.coords[d], &y = b.coords[d];
       if (!x.valid || !(x == y))

@@ -61,6 +61,10 @@ struct InstanceSpace {
   /// Regions of a region set are disjoint (offsets are non-decreasing, the
   /// header's contract), so different values of iP give different k.
   std::map<std::string, unsigned> memberOf;
+  /// Loop-variable atoms bounded by an affine form of the same instance's
+  /// atoms: a counter that starts at that form and only grows (atLeast) or
+  /// only shrinks (atMost), e.g. `for (j = i; j < n; ++j)` gives j >= i0.
+  std::map<std::string, Affine> atLeast, atMost;
   bool isInvariant(const std::string &atom) const;
   /// Returns the instance dim of an atom "iK", or -1.
   static int instanceDim(const std::string &atom);

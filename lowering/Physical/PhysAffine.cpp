@@ -108,7 +108,58 @@ Affine PhysAffine::of(const Value *v) {
   bool inv = true;
   std::string k = key(v, inv);
   space.invariant[k] = inv;
+  if (v->isBlockArg() && !isParam(v) && !space.memberOf.count(k))
+    recordCounter(v, k);
   return Affine::ofAtom(k);
+}
+
+void PhysAffine::recordCounter(const Value *v, const std::string &atom) {
+  // A loop body's argument that the body passes on unchanged, no
+  // `continue` replaces, and the step moves by a constant c: it only grows
+  // from its initial value (c >= 0) or only shrinks (c <= 0).
+  const Block *body = v->owner;
+  const Op *loop = body && body->parent ? body->parent->parent : nullptr;
+  if (!loop || loop->opcode != Opcode::Loop || loop->regions.size() != 3 ||
+      body != &loop->regions[1]->block)
+    return;
+  const unsigned k = v->argNo;
+  const Op *y = body->terminator();
+  if (!y || y->opcode != Opcode::Yield || k >= y->operands.size() ||
+      y->operands[k] != v || k >= loop->operands.size())
+    return;
+  bool continues = false;
+  walk(*loop->regions[1],
+       [&](const Op &o) { continues |= o.opcode == Opcode::Continue; });
+  if (continues)
+    return;
+  const Block &step = loop->regions[2]->block;
+  const Op *sy = step.terminator();
+  if (!sy || sy->opcode != Opcode::Yield || k >= sy->operands.size() ||
+      k >= step.args.size())
+    return;
+  const Value *next = sy->operands[k];
+  if (next->isBlockArg() ||
+      !(next->def->opcode == Opcode::Add || next->def->opcode == Opcode::Sub))
+    return;
+  const Op &inc = *next->def;
+  const Value *arg = step.args[k];
+  const Value *by = inc.operands[0] == arg ? inc.operands[1]
+                    : inc.opcode == Opcode::Add && inc.operands[1] == arg
+                        ? inc.operands[0]
+                        : nullptr;
+  if (!by || by->isBlockArg() || by->def->opcode != Opcode::Constant)
+    return;
+  const auto *c = std::get_if<int64_t>(by->def->attr("value"));
+  if (!c)
+    return;
+  const int64_t d = inc.opcode == Opcode::Sub ? -*c : *c;
+  Affine init = of(loop->operands[k]);
+  if (!init.valid)
+    return;
+  if (d >= 0)
+    space.atLeast[atom] = init;
+  if (d <= 0)
+    space.atMost[atom] = init;
 }
 
 llvm::DenseMap<const Value *, unsigned> intent::phys::countUses(const Program &p) {

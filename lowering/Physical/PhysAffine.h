@@ -62,6 +62,9 @@ private:
     return v->isBlockArg() && v->owner == &p.body->block;
   }
   std::string key(const Value *v, bool &inv);
+  /// Records in `space` the bound of a loop counter (InstanceSpace::atLeast
+  /// / atMost) whose atom is `atom`.
+  void recordCounter(const Value *v, const std::string &atom);
 };
 
 /// The source slicing relation of a region_fold / region_scan `op`: its
