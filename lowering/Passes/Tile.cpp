@@ -611,8 +611,10 @@ private:
     return out;
   }
 
-  /// Replaces each body's copy of a shared load by its row's value and
-  /// drops the copy.
+  /// Replaces the uses of each body's copy of a shared load by its row's
+  /// value. The copy stays, unused: the unchecked kernel drops it (nvcc
+  /// removes a load nothing reads), the bounds-checked one (INTENT_CHECK=
+  /// bounds) still checks the user's access where the user's code makes it.
   void useSharedRows(const std::map<std::pair<const Op *, int>, Value *> &rows,
                      std::vector<ValueMap> &direct) {
     llvm::DenseMap<const Value *, Value *> repl;
@@ -628,13 +630,6 @@ private:
         if (auto it = repl.find(x); it != repl.end())
           x = it->second;
     });
-    for (const auto &[copy, v] : repl) {
-      Block *blk = copy->def->parent;
-      auto &ops = blk->ops;
-      ops.erase(std::find_if(ops.begin(), ops.end(), [&](const auto &o) {
-        return o.get() == copy->def;
-      }));
-    }
   }
 
   Program &p;

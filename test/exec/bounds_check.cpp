@@ -65,6 +65,14 @@ using intent::view;
                        [&](index i, index j) { y(i, j) = s * x(i, j); });
 }
 
+// The tile pass's shared rows: a(i + 1, j) of one instance is a(i, j) of
+// the next, loaded once under a guard; the user's access is still checked.
+[[intent::kernel]] void down(view<float, 2> out, view<const float, 2> a) {
+  intent::parallel_for(a.extent(0), a.extent(1), [&](index i, index j) {
+    out(i, j) = a(i, j) + a(i + 1, j); // line 72: i + 1 == a.extent(0)
+  });
+}
+
 } // namespace kernels
 
 static bool contains(const std::string &S, const std::string &Part) {
@@ -126,7 +134,7 @@ int main() {
     };
     mem::array<float> Y(4096), X(support::randomFloats(4000, Rng, -1, 1));
     mem::array<float> Rows(support::randomFloats(63 * 512, Rng, -1, 1)),
-        Centered(64 * 512), One(1);
+        Centered(64 * 512), One(1), Down(63 * 512);
     const Case Cases[] = {
         {"twice", "bounds_check.cpp:43:", "view 'x'",
          [&] { kernels::twice(Y.view(), X.view()); }},
@@ -134,6 +142,8 @@ int main() {
          [&] { kernels::center(Centered.view(64, 512), Rows.view(63, 512)); }},
         {"total", "bounds_check.cpp:59:", "view 'x'",
          [&] { kernels::total(One.view(), X.view(), 4096); }},
+        {"down", "bounds_check.cpp:72:", "view 'a'",
+         [&] { kernels::down(Down.view(63, 512), Rows.view(63, 512)); }},
     };
     for (const Case &C : Cases) {
       std::string What;

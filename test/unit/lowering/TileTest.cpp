@@ -16,6 +16,7 @@
 #include "Passes/Passes.h"
 #include "Physical/Dispatch.h"
 #include "Physical/IndexRange.h"
+#include "Physical/PhysAffine.h"
 #include "Physical/Parser.h"
 
 #include <algorithm>
@@ -228,13 +229,15 @@ TEST(Tile, ReversalTilesTheFirstAndLastDimensions) {
   EXPECT_EQ(tiles, 2u);
 }
 
-/// Loads of view parameter `param` in the tile segment's region, and how
-/// many of them are guarded (the shared rows).
+/// Loads of view parameter `param` in the tile segment's region whose value
+/// is used, and how many of them are guarded (the shared rows; the loads
+/// they replace stay, unused, for INTENT_CHECK=bounds).
 std::pair<unsigned, unsigned> loadsOf(phys::Program &p, unsigned param) {
   unsigned all = 0, guarded = 0;
+  auto uses = phys::countUses(p);
   phys::walk(*tileOp(p)->regions[0], [&](const phys::Op &o) {
     if (o.opcode == phys::Opcode::Load && o.memory()->isBlockArg() &&
-        o.memory()->argNo == param) {
+        o.memory()->argNo == param && uses.lookup(o.result())) {
       ++all;
       guarded += o.guard() != nullptr;
     }
