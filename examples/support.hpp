@@ -21,6 +21,7 @@
 #endif
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +47,8 @@ public:
   }
   /// The elements, copied.
   std::vector<T> to_vector() const { return Data; }
+  /// The first element.
+  T *data() { return Data.data(); }
 
 private:
   intent::index size() const { return static_cast<intent::index>(Data.size()); }
@@ -64,6 +67,21 @@ inline unsigned long long launches() {
   return intent::rt::launch_count();
 #else
   return 0;
+#endif
+}
+
+/// Program instances launched since the previous call (cpu and gpu modes;
+/// the first call counts from the start), or -1 where instances are not
+/// counted (reference mode, no runtime).
+inline long programsSince() {
+#if EXAMPLE_HAS_RUNTIME
+  static std::uint64_t Last = 0;
+  std::uint64_t Now = intent::rt::program_count();
+  long D = static_cast<long>(Now - Last);
+  Last = Now;
+  return intent::rt::mode() == intent::rt::device_mode::reference ? -1 : D;
+#else
+  return -1;
 #endif
 }
 

@@ -8,13 +8,7 @@
 // over 40000 elements must be refused at launch with an intent::rt::error
 // naming the kernel, the extent and the type (cpu and gpu modes; reference
 // mode runs the serial body, which has no launch to check).
-#if __has_include(<intent/runtime.hpp>)
-#include <intent/runtime.hpp>
-#define TEST_HAS_RUNTIME 1
-#else
-#include <intent/intent.hpp>
-#define TEST_HAS_RUNTIME 0
-#endif
+#include "../../examples/support.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -57,36 +51,7 @@ using intent::view;
 
 } // namespace kernels
 
-namespace mem {
-#if TEST_HAS_RUNTIME
-template <class T> using array = intent::array<T>;
-#else
-/// Host memory standing in for intent::array without the runtime.
-template <class T> class array {
-public:
-  explicit array(intent::index N) : Data(static_cast<std::size_t>(N)) {}
-  explicit array(const std::vector<T> &V) : Data(V) {}
-  T *data() const { return Data.data(); }
-  std::vector<T> to_vector() const { return Data; }
-
-private:
-  mutable std::vector<T> Data;
-};
-#endif
-} // namespace mem
-
-/// Programs launched since the last call (cpu and gpu modes), or -1.
-static long programsSince() {
-#if TEST_HAS_RUNTIME
-  static std::uint64_t Last = 0;
-  std::uint64_t Now = intent::rt::program_count();
-  long D = static_cast<long>(Now - Last);
-  Last = Now;
-  return intent::rt::mode() == intent::rt::device_mode::reference ? -1 : D;
-#else
-  return -1;
-#endif
-}
+using support::programsSince;
 
 static long Bad = 0;
 
@@ -186,7 +151,7 @@ static void run2d(long M, long N) {
 
 /// A short index cannot number 40000 elements: the launch is refused.
 static void runTooLarge() {
-#if TEST_HAS_RUNTIME
+#if EXAMPLE_HAS_RUNTIME
   if (intent::rt::mode() == intent::rt::device_mode::reference)
     return;
   const long N = 40000;

@@ -6,13 +6,7 @@
 // modes (before: one instance for the whole loop). Sizes 0, 1, odd and
 // larger; covariance checked within a tolerance (reduction order), the
 // outer product exactly.
-#if __has_include(<intent/runtime.hpp>)
-#include <intent/runtime.hpp>
-#define TEST_HAS_RUNTIME 1
-#else
-#include <intent/intent.hpp>
-#define TEST_HAS_RUNTIME 0
-#endif
+#include "../../examples/support.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -47,35 +41,7 @@ using intent::view;
 }
 } // namespace kernels
 
-namespace mem {
-#if TEST_HAS_RUNTIME
-template <class T> using array = intent::array<T>;
-#else
-/// Host memory standing in for intent::array without the runtime.
-template <class T> class array {
-public:
-  explicit array(const std::vector<T> &V) : Data(V) {}
-  T *data() const { return Data.data(); }
-  std::vector<T> to_vector() const { return Data; }
-
-private:
-  mutable std::vector<T> Data;
-};
-#endif
-} // namespace mem
-
-/// Programs launched since the last call (cpu and gpu modes), or -1.
-static long programsSince() {
-#if TEST_HAS_RUNTIME
-  static std::uint64_t Last = 0;
-  std::uint64_t Now = intent::rt::program_count();
-  long D = static_cast<long>(Now - Last);
-  Last = Now;
-  return intent::rt::mode() == intent::rt::device_mode::reference ? -1 : D;
-#else
-  return -1;
-#endif
-}
+using support::programsSince;
 
 static long Bad = 0;
 
