@@ -437,7 +437,6 @@ std::string ProgramEmitter::wide(const Value *v) const {
 std::string ProgramEmitter::binaryExpr(const Op &op) {
   const Type &t = op.result()->type;
   std::string ty = emit::cxxType(t);
-  std::string a = wide(op.operands[0]), b = wide(op.operands[1]);
   if (narrow.count(op.result()) && (op.opcode == Opcode::Add ||
                                     op.opcode == Opcode::Sub ||
                                     op.opcode == Opcode::Mul))
@@ -447,6 +446,7 @@ std::string ProgramEmitter::binaryExpr(const Op &op) {
     return "static_cast<int32_t>(static_cast<uint32_t>(" + name(op.operands[0]) +
            ") " + binaryOperator(op.opcode) + " static_cast<uint32_t>(" +
            name(op.operands[1]) + "))";
+  std::string a = wide(op.operands[0]), b = wide(op.operands[1]);
   if (op.opcode == Opcode::Div && t.elem == ScalarKind::F32 && opts.fastMath)
     return "::intent::rt::fast_div(" + a + ", " + b + ")";
   if (op.opcode == Opcode::Rem && isFloatKind(t.elem))
@@ -475,14 +475,15 @@ std::string ProgramEmitter::elementRef(const Op &op) {
   // in-bounds offsets fit int32_t, so the offset is 32-bit arithmetic on
   // the truncated coordinates and strides (each partial sum is bounded by
   // the view's span, checked by the wrapper).
-  const bool narrow = dense && mem->isBlockArg() && mem->owner == &p.body->block;
+  const bool offsets32 =
+      dense && mem->isBlockArg() && mem->owner == &p.body->block;
   auto i32 = [&](const std::string &x) {
-    return narrow ? "(int32_t)" + x : x;
+    return offsets32 ? "(int32_t)" + x : x;
   };
   for (unsigned d = 0; d < coords.size(); ++d) {
     if (d)
       s += " + ";
-    if (narrow && d + 1 == coords.size())
+    if (offsets32 && d + 1 == coords.size())
       s += i32(name(coords[d]));
     else
       s += i32(name(coords[d])) + " * " +
