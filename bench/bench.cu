@@ -1117,6 +1117,8 @@ const std::vector<Benchmark> &benchmarks() {
       {"softmax-4096x32768", [](Ctx &C) { benchSoftmax(C, 4096, 32768); }},
       {"softmax_fast-32768x1024",
        [](Ctx &C) { benchSoftmax(C, 32768, 1024, true); }},
+      {"softmax-8x1000000",
+       [](Ctx &C) { benchSoftmax(C, 8, 1000000); }},
       {"softmax_fast-8192x8192",
        [](Ctx &C) { benchSoftmax(C, 8192, 8192, true); }},
       {"softmax_fast-4096x32768",
@@ -1152,6 +1154,9 @@ const std::vector<Benchmark> &benchmarks() {
       {"rowsum-8192x8192", [](Ctx &C) { benchRowsum(C, 8192, 8192); }},
       {"rowsum-2097152x100", [](Ctx &C) { benchRowsum(C, 2097152, 100); }},
       {"rowsum-65536x3000", [](Ctx &C) { benchRowsum(C, 65536, 3000); }},
+      // Few long rows: each row split over a group of CTAs.
+      {"rowsum-8x4000000", [](Ctx &C) { benchRowsum(C, 8, 4000000); }},
+      {"rowsum-32x1000003", [](Ctx &C) { benchRowsum(C, 32, 1000003); }},
       {"norms3-2^26", [](Ctx &C) { benchNorms3(C, 1LL << 26); }},
       {"norms3-30000001", [](Ctx &C) { benchNorms3(C, 30000001LL); }},
       {"transpose-8192x8192", [](Ctx &C) { benchTranspose(C, 8192, 8192); }},

@@ -157,11 +157,24 @@ std::string mathFunction(llvm::StringRef fn, ScalarKind k, bool fast) {
   return f32 ? name + "f" : name;
 }
 
+/// Whether a launch expression of `p` reads the device's multiprocessor
+/// count (the ABI struct then carries it).
+bool usesSmCount(const phys::Program &p) {
+  for (const LaunchExpr &e : p.exprs)
+    if (e.kind == LaunchExpr::Kind::SmCount)
+      return true;
+  return false;
+}
+
 /// The options that name Program::alternative's symbols apart from the
 /// program's own.
-EmitOptions alternativeOptions(const EmitOptions &opts) {
+EmitOptions alternativeOptions(const phys::Program &p,
+                               const EmitOptions &opts) {
   EmitOptions alt = opts;
-  alt.symbolPrefix += "long_rows_";
+  alt.symbolPrefix +=
+      p.alternativeKind == phys::Program::AlternativeKind::SplitRows
+          ? "split_rows_"
+          : "long_rows_";
   return alt;
 }
 
@@ -287,6 +300,10 @@ void ProgramEmitter::emitArgs() {
   os << "  void *workspace;\n";
   // INTENT_CHECK=bounds: set by the runtime, null when checks are off.
   os << "  ::intent::rt::bounds_record *check;\n";
+  // The device's multiprocessors, read once by the wrapper (a launch
+  // expression the program evaluates on the device too).
+  if (usesSmCount(p))
+    os << "  int64_t sm_count;\n";
   os << "};\n\n";
 }
 
@@ -333,6 +350,8 @@ std::string ProgramEmitter::exprText(unsigned e) {
     return operand(0) + " " + cmpOperator(x.pred) + " " + operand(1);
   case LaunchExpr::Kind::Select:
     return operand(0) + " ? " + operand(1) + " : " + operand(2);
+  case LaunchExpr::Kind::SmCount:
+    return "static_cast<" + t + ">(a.sm_count)";
   }
   llvm_unreachable("bad launch expression");
 }
@@ -527,6 +546,10 @@ void ProgramEmitter::emitCoopOp(const Op &op) {
   case Opcode::Barrier:
     if (op.strAttr("scope") == "grid")
       line(rt + "grid_barrier(" + name(op.operands[0]) + ");");
+    else if (op.strAttr("scope") == "group")
+      line(rt + "group_barrier(" + name(op.operands[0]) + " + " +
+           name(op.operands[1]) + ", " + name(op.operands[2]) + ", " +
+           name(op.operands[3]) + ");");
     else
       line(rt + (op.strAttr("scope") == "warp" ? "warp_barrier();"
                                                : "cta_barrier();"));
@@ -1376,14 +1399,15 @@ void ProgramEmitter::emitWrapper() {
     else
       os << par.name << ", ";
   }
-  os << "nullptr, nullptr};\n";
+  os << "nullptr, nullptr" << (usesSmCount(p) ? ", ::intent::rt::sm_count()" : "")
+     << "};\n";
   emitAliasCheck(os, p);
   os << "  const " << m << "_launch __intent_L = " << m
      << "_eval(__intent_args);\n";
   if (p.alternative && p.alternativeWhen >= 0) {
     // Program::alternative: rows this long run as its passes mapped them.
     os << "  if (__intent_L.e" << p.alternativeWhen << ") {\n    "
-       << emit::launchFunctionName(*p.alternative, alternativeOptions(opts))
+       << emit::launchFunctionName(*p.alternative, alternativeOptions(p, opts))
        << "(";
     for (unsigned i = 0; i < p.params.size(); ++i)
       os << (i ? ", " : "") << p.params[i].name;
@@ -1430,7 +1454,8 @@ void ProgramEmitter::emitWrapper() {
   }
   bool gridBarrier = false;
   phys::walk(*p.body, [&](const Op &o) {
-    gridBarrier |= o.opcode == Opcode::Barrier && o.strAttr("scope") == "grid";
+    gridBarrier |= o.opcode == Opcode::Barrier &&
+                   (o.strAttr("scope") == "grid" || o.strAttr("scope") == "group");
   });
   if (gridBarrier)
     // The CTAs wait for each other: all resident at once.
@@ -1560,11 +1585,15 @@ std::string intent::emit::launchFunctionName(const phys::Program &p,
 void intent::emit::emitProgram(llvm::raw_ostream &os, const phys::Program &p,
                                const EmitOptions &opts) {
   if (p.alternative) {
-    // Its own functions, kernel and launch wrapper; the program's wrapper
-    // calls that wrapper when the alternative's condition holds.
-    os << "// ---- kernel " << p.name
-       << ", the launch-time alternative for long rows ----\n";
-    ProgramEmitter(os, *p.alternative, alternativeOptions(opts)).emit();
+    // Its own functions, kernel and launch wrapper (and its own
+    // alternative's); the program's wrapper calls that wrapper when the
+    // alternative's condition holds.
+    os << "// ---- kernel " << p.name << ", the launch-time alternative for "
+       << (p.alternativeKind == phys::Program::AlternativeKind::SplitRows
+               ? "few long rows"
+               : "long rows")
+       << " ----\n";
+    emitProgram(os, *p.alternative, alternativeOptions(p, opts));
   }
   os << "// ---- kernel " << p.name << " ----\n";
   ProgramEmitter(os, p, opts).emit();

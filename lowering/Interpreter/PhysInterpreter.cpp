@@ -52,6 +52,9 @@ std::optional<Scalar> interp::evalLaunchExpr(const phys::Program &p, unsigned id
     return evalCmp(e.pred, ops[0], ops[1]);
   case K::Select:
     return ops[0].truthy() ? ops[1] : ops[2];
+  case K::SmCount:
+    // The interpreter is cpu mode's model: one multiprocessor.
+    return Scalar::ofInt(e.type, 1);
   default:
     if (!evalBinary(phys::launchExprKindName(e.kind), ops[0], ops[1], out, error))
       return std::nullopt;

@@ -396,6 +396,14 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
     if (!why[s].empty())
       continue;
     RowPlan plan = annotate(p, *segOps[s]);
+    if (p.splitRows) {
+      // A split row is spread over several CTAs: no CTA holds all of it.
+      walkMutable(*segOps[s]->regions[0], [](Op &o) {
+        llvm::erase_if(o.attrs,
+                       [](const NamedAttr &a) { return a.name == "staged"; });
+      });
+      plan.staged.clear();
+    }
     maxComponents = std::max(maxComponents, plan.maxComponents);
     staged.insert(plan.staged.begin(), plan.staged.end());
     barriers += plan.barriers;
@@ -404,13 +412,16 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
   p.scope = ExecScope::CTA;
   // One instance has one CTA of the GPU: the largest one. Rows keep
   // kCtaThreads (many rows per SM).
-  p.ctaThreads = onlySingle ? kPhaseThreads : kCtaThreads;
+  // Split rows: each row on several CTAs of the largest size.
+  const bool split = p.splitRows && p.segments.size() == 1 && !onlySingle;
+  p.ctaThreads = onlySingle || split ? kPhaseThreads : kCtaThreads;
   p.sharedBytes = rowScratchBytes(maxComponents);
   p.stagedParams.assign(staged.begin(), staged.end());
   // Register rows pick the CTA size per launch from one row length: one
   // group only.
   std::string regWhy =
-      p.segments.size() == 1
+      split ? "each row is spread over several CTAs"
+      : p.segments.size() == 1
           ? chooseRegisterRows(p, *single.body, single.rows)
           : "the program has several groups (a launch has one CTA size)";
   if (p.regMaxK) {
@@ -423,6 +434,10 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
                    std::to_string(kPhaseThreads) +
                    " threads; its reductions and parallel fors spread over "
                    "them"
+         : split ? "cta-rows: each instance runs on a group of " +
+                       std::to_string(kPhaseThreads) +
+                       "-thread CTAs; reductions and parallel fors spread "
+                       "over their threads"
              : std::string("cta-rows: one CTA per instance; reductions and "
                            "parallel fors spread over its threads");
   if (barriers)
@@ -438,7 +453,7 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
             p.params[p.regLengthParam].name + ".extent(" +
             std::to_string(p.regLengthDim) + ")), else " +
             std::to_string(kCtaThreads) + " threads";
-  } else if (!onlySingle) {
+  } else if (!onlySingle && !split) {
     what += "; " + std::to_string(kCtaThreads) +
             " threads (rows not in registers: " + regWhy + ")";
   }
@@ -446,6 +461,26 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
     what += "; rows of " + p.params[i].name + " staged in shared memory "
             "(read once) when they fit in " +
             std::to_string(p.stageLimitBytes) + " bytes";
+  // Few long rows would leave most of the GPU idle: a launch-time
+  // alternative spreads each over a group of CTAs (the split-row form of
+  // cta-rows-ops) when the rows fill at most half the multiprocessors and
+  // a row gives at least two CTAs their share.
+  if (!p.splitRows && !onlySingle && p.segments.size() == 1 &&
+      p.alternativeWhen < 0) {
+    if (std::optional<unsigned> parts =
+            splitRowParts(p, 0, kPhaseThreads)) {
+      using K = LaunchExpr::Kind;
+      LaunchExpr sms;
+      sms.kind = K::SmCount;
+      const unsigned few = p.cmpExpr(
+          "le", p.binaryExpr(K::Mul, p.segments[0].length, p.constExpr(2)),
+          p.addExpr(sms));
+      const unsigned wide = p.cmpExpr("ge", *parts, p.constExpr(2));
+      // few && wide
+      p.alternativeWhen = static_cast<int>(p.selectExpr(few, wide, few));
+      p.alternativeKind = Program::AlternativeKind::SplitRows;
+    }
+  }
   return "";
 }
 

@@ -62,6 +62,43 @@ const Op *collapsibleInner(const Program &p, const Op &f) {
   return iterationConflict(p, in).empty() ? &in : nullptr;
 }
 
+/// The largest trip count of segment op `seg`'s distributed ops (`dist`
+/// reductions and fors; a collapsible 2-D nest: both dimensions') as a
+/// launch expression, or nullopt when one is not known at launch.
+std::optional<unsigned> widestTrips(Program &p, const Op &seg) {
+  using K = LaunchExpr::Kind;
+  // max(e - b, 0) of two launch-visible bounds.
+  auto trips = [&](const Value *b, const Value *e) -> std::optional<unsigned> {
+    std::optional<unsigned> lb = passes::launchExprOf(p, b);
+    std::optional<unsigned> ub = passes::launchExprOf(p, e);
+    if (!lb || !ub)
+      return std::nullopt;
+    return p.binaryExpr(K::Max, p.binaryExpr(K::Sub, *ub, *lb), p.constExpr(0));
+  };
+  std::optional<unsigned> widest = p.constExpr(0);
+  for (const auto &op : seg.regions[0]->block.ops) {
+    if (!op->attr("dist") || !widest)
+      continue;
+    const bool loop = op->opcode == Opcode::For;
+    std::optional<unsigned> n =
+        trips(loop ? op->operands[0] : memberBegin(*op),
+              loop ? op->operands[1] : memberEnd(*op));
+    if (const Op *in = loop ? collapsibleInner(p, *op) : nullptr; n && in) {
+      std::optional<unsigned> inner = trips(in->operands[0], in->operands[1]);
+      n = inner ? std::optional<unsigned>(p.binaryExpr(K::Mul, *n, *inner))
+                : std::nullopt;
+    }
+    widest = n ? std::optional<unsigned>(p.binaryExpr(K::Max, *widest, *n))
+               : std::nullopt;
+  }
+  return widest;
+}
+
+/// Split rows: the members (or iterations) of its widest distributed op a
+/// split instance's CTA takes at least, 16 per thread of 1024, before
+/// another CTA joins.
+constexpr int64_t kSplitMembersPerThread = 16;
+
 /// The explicit form of cta-rows (docs/passes.md §3) for a program without
 /// register rows: rewrites the segment region, planned by the annotations
 /// applyCtaRows made (`dist`, `staged`, the access sets), into the
@@ -98,10 +135,16 @@ class RowLowering {
 public:
   /// `tag`: appended to the names of the buffers (one per segment of a
   /// program that lowers several).
+  /// `grid`: the segment's one instance runs on every cooperating CTA;
+  /// `splitParts` (a launch expression, split form): the segment is a team
+  /// segment of one instance per `splitParts` programs, which run it
+  /// together.
   RowLowering(Program &p, Op &segOp, int64_t stageLimit, std::string tag,
-              bool grid = false)
+              bool grid = false, std::optional<unsigned> splitParts = {})
       : p(p), seg(segOp), cb(p, "cta-rows", segOp.loc),
-        stageLimit(stageLimit), tag(std::move(tag)), grid(grid) {
+        stageLimit(stageLimit), tag(std::move(tag)), grid(grid),
+        split(splitParts.has_value()), coop(grid || split),
+        splitParts(splitParts.value_or(0)) {
     for (const auto &op : segOp.regions[0]->block.ops)
       if (op->opcode == Opcode::For && op->strAttr("dist") == "cta")
         if (const Op *in = collapsibleInner(p, *op))
@@ -125,17 +168,36 @@ private:
   /// The split form: the segment's instance runs on every cooperating CTA
   /// (grid_ctas of them), its threads numbered part * T + thread_id.
   const bool grid;
-  /// Grid form: the kept-zero workspace (word 0 the barrier's arrival
-  /// counter, then kGridSlots words per (reduction, component)), this
-  /// CTA's part, the cooperating CTAs (i64), grid barriers placed so far,
-  /// reductions combined so far and the components of the widest one.
+  /// The split form: each instance of the segment runs on its group of
+  /// `splitParts` CTAs (a team segment of width 1), its threads numbered
+  /// part * T + thread_id (the region's worker argument); group barriers
+  /// on the instance's arrival word.
+  const bool split;
+  const bool coop; ///< grid or split: several CTAs run one instance
+  const unsigned splitParts;
+  /// Grid and split forms: the kept-zero workspace (the barriers' arrival
+  /// counters: word 0 in the grid form, kGridSlots words, one per instance
+  /// modulo kGridSlots, in the split form; then kGridSlots words per
+  /// (reduction, component)), this CTA's part, the cooperating CTAs (i64),
+  /// the instance's first program's slot (split form: instance * parts),
+  /// the instance's arrival word, barriers placed so far, reductions
+  /// combined so far and the components of the widest one.
   Value *ws = nullptr, *part = nullptr, *ctas = nullptr;
+  Value *slotBase = nullptr, *word = nullptr, *several = nullptr;
+  Value *active = nullptr; ///< split form: the team segment's argument
+  int64_t counterWords = 1;
   unsigned gridBarriers = 0, gridReductions = 0, gridComponents = 1;
   /// Distributed 2-D nests strided as one flat range: outer -> inner for
   /// (decided at construction, on the whole program before the rewrite).
   std::map<const Op *, const Op *> collapsible;
   void planGrid(const Block &body);
   void finishGrid();
+  /// The workspace slot of partial word w (reduction r, component c: w = r
+  /// * components + c) of part q of the instance (this CTA's part when q
+  /// is null).
+  Value *partialSlot(unsigned w, Value *q);
+  /// A barrier of every CTA that runs the instance (grid or group).
+  void coopBarrier();
   ValueMap map;
   using Values = CoopBuilder::Values;
   /// Warp-partial and result buffers per (component slot, element kind),
@@ -203,7 +265,9 @@ void RowLowering::planGrid(const Block &body) {
   b.name = "phase_workspace" + tag;
   b.scope = BufferScope::InvocationWorkspace;
   b.elem = ScalarKind::U64;
-  b.size = 1 + static_cast<int64_t>(reductions) * gridComponents * kGridSlots;
+  counterWords = split ? kGridSlots : 1;
+  b.size = counterWords +
+           static_cast<int64_t>(reductions) * gridComponents * kGridSlots;
   b.workspaceOffset = 0;
   b.keptZero = true;
   b.init = InitMode::Value;
@@ -225,22 +289,39 @@ void RowLowering::planGrid(const Block &body) {
 /// grid barriers (each flips its high bit): one more when the count is odd.
 void RowLowering::finishGrid() {
   if (gridReductions) {
-    cb.gridBarrier(ws);
+    coopBarrier();
     ++gridBarriers;
   }
   if (gridBarriers % 2) {
-    cb.gridBarrier(ws);
+    coopBarrier();
     ++gridBarriers;
   }
   if (!gridReductions)
     return;
-  cb.when(cb.cmp("eq", cb.threadId(), cb.i32(0)), [&] {
+  // Split form: a group of one CTA published nothing.
+  Value *zeroes = cb.cmp("eq", cb.threadId(), cb.i32(0));
+  if (split)
+    zeroes = cb.both(zeroes, several);
+  cb.when(zeroes, [&] {
     Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
     for (unsigned w = 0; w < gridReductions * gridComponents; ++w)
-      cb.atomic("exch", "relaxed", ws,
-                cb.add(cb.i64(1 + static_cast<int64_t>(w) * kGridSlots), part),
-                zero);
+      cb.atomic("exch", "relaxed", ws, partialSlot(w, nullptr), zero);
   });
+}
+
+Value *RowLowering::partialSlot(unsigned w, Value *q) {
+  Value *first = cb.i64(counterWords + static_cast<int64_t>(w) * kGridSlots);
+  Value *mine = q ? q : part;
+  if (split)
+    mine = cb.b.binary(Opcode::Rem, cb.add(slotBase, mine), cb.i64(kGridSlots));
+  return cb.add(first, mine);
+}
+
+void RowLowering::coopBarrier() {
+  if (split)
+    cb.groupBarrier(ws, word, ctas, cb.cmp("eq", part, cb.i64(0)));
+  else
+    cb.gridBarrier(ws);
 }
 
 void RowLowering::planBuffers(const Block &body) {
@@ -317,6 +398,18 @@ void RowLowering::planBuffers(const Block &body) {
     ctas = cb.cast(cb.gridCtas(), ScalarKind::I64);
     tid = cb.add(cb.mul(part, threads), tid);
     threads = cb.mul(ctas, threads);
+  } else if (split) {
+    // The team segment's (instance, worker = part * T + thread_id, active).
+    const Block &r = seg.regions[0]->block;
+    Value *inst = r.args[0];
+    ctas = cb.b.launchValue(splitParts);
+    several = cb.cmp("gt", ctas, cb.i64(1));
+    tid = r.args[1];
+    active = r.args[2];
+    part = cb.b.binary(Opcode::Div, tid, threads);
+    threads = cb.mul(ctas, threads);
+    slotBase = cb.mul(inst, ctas);
+    word = cb.b.binary(Opcode::Rem, inst, cb.i64(kGridSlots));
   }
 }
 
@@ -484,14 +577,22 @@ void RowLowering::emit(const Op &op, bool distributed) {
   if (op.opcode == Opcode::Store && !distributed &&
       op.access.active == ActiveSet::Leader) {
     Value *leader = cb.cmp("eq", cb.threadId(), cb.i32(0));
-    if (grid)
+    if (coop)
       leader = cb.both(leader, cb.cmp("eq", part, cb.i64(0)));
+    if (split)
+      leader = cb.both(leader, active);
     cb.when(leader, [&] { copy(op, /*distributed=*/true); });
     return;
   }
-  if (grid && op.opcode == Opcode::Barrier && op.strAttr("scope") == "cta") {
+  if (split && (op.opcode == Opcode::Store || isAtomic(op.opcode))) {
+    // A team segment's effects are its active threads' (every program of
+    // the split segment is active: its length is rows * parts).
+    cb.when(active, [&] { copy(op, distributed); });
+    return;
+  }
+  if (coop && op.opcode == Opcode::Barrier && op.strAttr("scope") == "cta") {
     // A phase barrier orders the phases of every cooperating CTA.
-    cb.gridBarrier(ws);
+    coopBarrier();
     ++gridBarriers;
     return;
   }
@@ -765,39 +866,44 @@ void RowLowering::lowerReduce(const Op &t) {
     return inlineRegion(t, CombineRegion, pair);
   };
   Values result;
-  if (!grid) {
+  if (!coop) {
     result = cb.ctaReduce(acc, warpSlots, resultSlots, identity, combineAll,
                           finish);
   } else {
     // Each CTA's partial (its threads cover parts of the members in part
-    // order) is published in the workspace; after a grid barrier every CTA
-    // folds the partials in part order (thread q takes part q's) and
-    // combines its threads again: the same result everywhere.
+    // order) is published in the workspace; after a grid (group) barrier
+    // every CTA folds the partials in part order (thread q takes part q's)
+    // and combines its threads again: the same result everywhere.
     Values mine = cb.ctaReduce(acc, warpSlots, resultSlots, identity,
                                combineAll, [](const Values &a) { return a; });
     const unsigned r = gridReductions++;
     auto slot = [&](unsigned c, Value *q) {
-      return cb.add(cb.i64(1 + (static_cast<int64_t>(r) * gridComponents + c) *
-                                   kGridSlots),
-                    q);
+      return partialSlot(r * gridComponents + c, q);
     };
-    cb.when(cb.cmp("eq", cb.threadId(), cb.i32(0)), [&] {
-      for (unsigned c = 0; c < nc; ++c)
-        cb.atomic("exch", "relaxed", ws, slot(c, part), cb.toBits(mine[c]));
-    });
-    cb.gridBarrier(ws);
-    ++gridBarriers;
-    Value *q = cb.cast(cb.threadId(), ScalarKind::I64);
-    Values theirs = cb.ifThen(cb.cmp("lt", q, ctas), identity(), [&] {
-      Values v;
-      Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
-      for (unsigned c = 0; c < nc; ++c)
-        v.push_back(cb.fromBits(cb.atomic("add", "relaxed", ws, slot(c, q), zero),
-                                types[c]));
-      return v;
-    });
-    result = cb.ctaReduce(theirs, warpSlots, resultSlots, identity, combineAll,
+    auto exchange = [&]() -> Values {
+      cb.when(cb.cmp("eq", cb.threadId(), cb.i32(0)), [&] {
+        for (unsigned c = 0; c < nc; ++c)
+          cb.atomic("exch", "relaxed", ws, slot(c, nullptr), cb.toBits(mine[c]));
+      });
+      coopBarrier();
+      Value *q = cb.cast(cb.threadId(), ScalarKind::I64);
+      Values theirs = cb.ifThen(cb.cmp("lt", q, ctas), identity(), [&] {
+        Values v;
+        Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
+        for (unsigned c = 0; c < nc; ++c)
+          v.push_back(cb.fromBits(
+              cb.atomic("add", "relaxed", ws, slot(c, q), zero), types[c]));
+        return v;
+      });
+      return cb.ctaReduce(theirs, warpSlots, resultSlots, identity, combineAll,
                           finish);
+    };
+    // Split form: a group of one CTA (few CTAs per instance were not
+    // worth it, or cpu mode) has its result already.
+    result = split ? cb.branch(several, types, exchange,
+                               [&] { return finish(mine); })
+                   : exchange();
+    ++gridBarriers;
   }
   for (unsigned c = 0; c < t.results.size(); ++c)
     map[t.result(c)] = result[c];
@@ -872,7 +978,7 @@ void RowLowering::run() {
   old.ops = std::move(blk.ops);
   blk.ops.clear();
   cb.b.setInsertionBlock(&blk);
-  if (grid)
+  if (coop)
     planGrid(old);
   planBuffers(old);
   // The grid form: only the cooperating CTAs run the instance (a CTA with
@@ -895,6 +1001,8 @@ void RowLowering::run() {
       emit(o, /*distributed=*/false);
       continue;
     }
+    if (split && isTerminator(o.opcode))
+      finishGrid();
     if (o.strAttr("dist") == "cta" &&
         (o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce)) {
       lowerReduce(o);
@@ -918,32 +1026,7 @@ void RowLowering::run() {
 unsigned RowLowering::gridPrograms() {
   using K = LaunchExpr::Kind;
   const unsigned cap = p.constExpr(kGridSlots);
-  // max(e - b, 0) of two launch-visible bounds.
-  auto trips = [&](const Value *b, const Value *e) -> std::optional<unsigned> {
-    std::optional<unsigned> lb = passes::launchExprOf(p, b);
-    std::optional<unsigned> ub = passes::launchExprOf(p, e);
-    if (!lb || !ub)
-      return std::nullopt;
-    return p.binaryExpr(K::Max, p.binaryExpr(K::Sub, *ub, *lb), p.constExpr(0));
-  };
-  std::optional<unsigned> widest = p.constExpr(0);
-  for (const auto &op : seg.regions[0]->block.ops) {
-    if (!op->attr("dist") || !widest)
-      continue;
-    const bool loop = op->opcode == Opcode::For;
-    std::optional<unsigned> n =
-        trips(loop ? op->operands[0] : memberBegin(*op),
-              loop ? op->operands[1] : memberEnd(*op));
-    auto nest = collapsible.find(op.get());
-    if (n && nest != collapsible.end()) {
-      std::optional<unsigned> inner =
-          trips(nest->second->operands[0], nest->second->operands[1]);
-      n = inner ? std::optional<unsigned>(p.binaryExpr(K::Mul, *n, *inner))
-                : std::nullopt;
-    }
-    widest = n ? std::optional<unsigned>(p.binaryExpr(K::Max, *widest, *n))
-               : std::nullopt;
-  }
+  std::optional<unsigned> widest = widestTrips(p, seg);
   if (!widest)
     return p.binaryExpr(K::Min, cap, cap);
   const int64_t per = static_cast<int64_t>(p.ctaThreads) * kGridMembersPerThread;
@@ -954,6 +1037,33 @@ unsigned RowLowering::gridPrograms() {
 }
 
 } // namespace
+
+std::optional<unsigned> intent::passes::splitRowParts(Program &p,
+                                                      unsigned segment,
+                                                      int threads) {
+  using K = LaunchExpr::Kind;
+  const Segment &s = p.segments[segment];
+  Op *segOp = segmentOp(p, s.group);
+  if (!segOp || s.ordered || s.spread)
+    return std::nullopt;
+  std::optional<unsigned> widest = widestTrips(p, *segOp);
+  if (!widest)
+    return std::nullopt;
+  // The CTAs the rows may take: min(sm_count, kGridSlots) / rows (the
+  // groups' arrival words and partial slots are kGridSlots each).
+  LaunchExpr sms;
+  sms.kind = K::SmCount;
+  const unsigned rows = p.binaryExpr(K::Max, s.length, p.constExpr(1));
+  const unsigned room = p.binaryExpr(
+      K::Div, p.binaryExpr(K::Min, p.addExpr(sms), p.constExpr(kGridSlots)),
+      rows);
+  const int64_t per = static_cast<int64_t>(threads) * kSplitMembersPerThread;
+  const unsigned need = p.binaryExpr(
+      K::Div, p.binaryExpr(K::Add, *widest, p.constExpr(per - 1)),
+      p.constExpr(per));
+  return p.binaryExpr(K::Max, p.binaryExpr(K::Min, room, need),
+                      p.constExpr(1));
+}
 
 std::string intent::passes::applyCtaRowsOps(Program &p) {
   if (p.scope != ExecScope::CTA)
@@ -986,6 +1096,18 @@ std::string intent::passes::applyCtaRowsOps(Program &p) {
     p.stageLimitBytes = 0;
     return "";
   }
+  // The split-row alternative (Program::splitRows): each row instance runs
+  // on a group of CTAs, as many as splitRowParts gives at launch.
+  if (p.splitRows && p.segments.size() == 1) {
+    std::optional<unsigned> parts = splitRowParts(p, 0, p.ctaThreads);
+    if (!parts)
+      return "the split rows' trip counts are not known at launch";
+    teamSegment(p, 0, 1, *parts);
+    RowLowering(p, *segOps[0], 0, "", /*grid=*/false, parts).run();
+    p.stagedParams.clear();
+    p.stageLimitBytes = 0;
+    return "";
+  }
   // The annotations are the plan; the program is written as ops. A CTA
   // runs one segment's program at a time, but the buffers of several are
   // laid out side by side: each segment's staged rows get an equal share
@@ -1014,6 +1136,21 @@ void intent::passes::ctaRowsOps(Program &p, phys::RemarkSink &sink) {
                 std::to_string(kGridMembersPerThread) + " per thread, at "
                 "most " + std::to_string(kGridSlots) + " and the CTAs "
                 "resident at once); grid barriers between its phases");
+    return;
+  }
+  if (p.splitRows && p.segments.size() == 1 && p.segments[0].team) {
+    sink.remark(p.segments[0].loc,
+                "cta-rows-ops: each row runs on a group of " +
+                    std::to_string(p.ctaThreads) +
+                    "-thread CTAs, as many as min(multiprocessors, " +
+                    std::to_string(kGridSlots) +
+                    ") / rows and one per " +
+                    std::to_string(p.ctaThreads * kSplitMembersPerThread) +
+                    " members of its widest phase give (at least 1; a "
+                    "cooperative launch), partials combined in part order "
+                    "after a group barrier; taken when the rows fill at "
+                    "most half the multiprocessors and a row has two CTAs' "
+                    "share");
     return;
   }
   for (const Segment &seg : p.segments)

@@ -51,6 +51,14 @@ std::string applyCtaRows(phys::Program &p, std::string &what,
 /// (empty: applied).
 void ctaRowsOps(phys::Program &p, phys::RemarkSink &sink);
 std::string applyCtaRowsOps(phys::Program &p);
+/// Split rows (docs/passes.md §3): the launch expression of the CTAs each
+/// instance of cta-rows segment `segment` (annotated, one instance per row)
+/// gets when its rows are spread over `threads`-thread CTAs: min(sm_count,
+/// 1024) / rows, at most one CTA per kSplitMembers members of its widest
+/// distributed op, at least 1; nullopt when a trip count is not known at
+/// launch.
+std::optional<unsigned> splitRowParts(phys::Program &p, unsigned segment,
+                                      int threads);
 
 /// Reductions along an outer axis (ColReduce.cpp): a team segment of 32
 /// instances per CTA, 8 threads per instance and a launch-time number of

@@ -100,6 +100,12 @@ void CoopBuilder::gridBarrier(Value *counter) {
   op->setAttr("scope", std::string("grid"));
 }
 
+void CoopBuilder::groupBarrier(Value *counter, Value *word, Value *ctas,
+                               Value *first) {
+  Op *op = b.create(Opcode::Barrier, {counter, word, ctas, first}, {});
+  op->setAttr("scope", std::string("group"));
+}
+
 Value *CoopBuilder::atomic(llvm::StringRef kind, llvm::StringRef order,
                            Value *mem, Value *index, Value *v) {
   Op *op = b.create(Opcode::Atomic, {mem, v, index},

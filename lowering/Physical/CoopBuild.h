@@ -82,6 +82,10 @@ public:
   /// Every thread of the cooperating CTAs waits; `counter` is the arrival
   /// word (a kept-zero workspace buffer, element 0).
   void gridBarrier(Value *counter);
+  /// Every thread of the `ctas` (i64) CTAs of one group waits (a split
+  /// instance's CTAs); `counter[word]` (i64 word) is the group's arrival
+  /// word, `first` (bool) whether this CTA is the group's first.
+  void groupBarrier(Value *counter, Value *word, Value *ctas, Value *first);
   /// A read-modify-write of element `index` of workspace buffer `mem` at
   /// gpu scope (`kind` add / exch, `order` relaxed / acq_rel ...); returns
   /// the old value.

@@ -109,6 +109,8 @@ llvm::StringRef intent::phys::launchExprKindName(LaunchExpr::Kind k) {
     return "neg";
   case K::Cmp:
     return "cmp";
+  case K::SmCount:
+    return "sm_count";
   case K::Select:
     return "select";
   }
@@ -321,6 +323,8 @@ std::string Program::exprToString(unsigned idx) const {
     return "(" + sub(0) + " " + e.pred + " " + sub(1) + ")";
   case K::Select:
     return "(" + sub(0) + " ? " + sub(1) + " : " + sub(2) + ")";
+  case K::SmCount:
+    return "sm_count()";
   }
   llvm_unreachable("bad launch expr");
 }

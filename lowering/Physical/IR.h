@@ -153,6 +153,9 @@ struct LaunchExpr {
     Neg,
     Cmp,    ///< `pred` in eq ne lt le gt ge; result bool
     Select, ///< (bool, a, b)
+    /// The device's streaming multiprocessors (intent::rt::sm_count(): 1
+    /// in cpu mode); a launch-time mapping choice, never a result.
+    SmCount,
   };
   Kind kind = Kind::Const;
   ScalarKind type = ScalarKind::I64;
@@ -633,9 +636,17 @@ public:
   /// `longRows` set. Set by passes and the pipeline; not printed.
   int alternativeWhen = -1;
   std::shared_ptr<const Program> alternative;
+  /// Which alternative the pass asked for: the long-row one (region-teams)
+  /// or the split-row one (cta-rows: few rows, each spread over several
+  /// CTAs; built with `splitRows` set). An alternative may have its own.
+  enum class AlternativeKind : uint8_t { LongRows, SplitRows };
+  AlternativeKind alternativeKind = AlternativeKind::LongRows;
   /// This program is the long-row alternative: region-teams leaves rows of
   /// a runtime length to cta-rows.
   bool longRows = false;
+  /// This program is the split-row alternative: cta-rows gives each row
+  /// instance a group of CTAs (cta-rows-ops' split form, docs/passes.md §3).
+  bool splitRows = false;
   /// region-teams is among the passes that run (set by the pipeline):
   /// cta-rows leaves it the rows it takes only then.
   bool rowTeams = true;

@@ -179,8 +179,8 @@ std::vector<OpInfo> buildTable() {
       op(O::WarpId, "warp_id").results(1).pure(),
       op(O::CtaSize, "cta_size").results(1).pure(),
       op(O::GridCtas, "grid_ctas").results(1).pure(),
-      op(O::Barrier, "barrier").operands(0, 1)
-          .attr(enumAttr("scope", {"cta", "warp", "grid"})),
+      op(O::Barrier, "barrier").operands(0, 4)
+          .attr(enumAttr("scope", {"cta", "warp", "grid", "group"})),
       // Not pure: every lane of the warp must execute it together.
       op(O::Shuffle, "shuffle").operands(2).results(1)
           .attr(enumAttr("mode", {"xor", "down", "idx"})),

@@ -178,7 +178,7 @@ private:
         return false;
       LaunchExpr e;
       std::optional<K> kind;
-      for (unsigned k = 0; k <= static_cast<unsigned>(K::Select); ++k)
+      for (unsigned k = 0; k <= static_cast<unsigned>(K::SmCount); ++k)
         if (at(Tok::Ident) && launchExprKindName(static_cast<K>(k)) == cur().text)
           kind = static_cast<K>(k);
       if (!kind)
@@ -212,6 +212,8 @@ private:
         break;
       case K::Select:
         arity = 3;
+        break;
+      case K::SmCount:
         break;
       default:
         arity = 2;

@@ -771,6 +771,17 @@ private:
             (c->type.elem != ScalarKind::U32 && c->type.elem != ScalarKind::U64))
           opError("types", op, "a grid barrier takes its arrival counter (a "
                                "buffer of u32 or u64) and has no results");
+      } else if (op.strAttr("scope") == "group") {
+        // The group's arrival word counter[word], its CTAs, whether this
+        // CTA is its first.
+        const auto &o = op.operands;
+        if (o.size() != 4 || !op.results.empty() || !o[0]->type.isBuffer() ||
+            o[0]->type.elem != ScalarKind::U64 ||
+            o[1]->type != Type::scalar(ScalarKind::I64) ||
+            o[2]->type != Type::scalar(ScalarKind::I64) || !o[3]->type.isBool())
+          opError("types", op, "a group barrier takes (arrival counter: a u64 "
+                               "buffer, word: i64, ctas: i64, first: bool) and "
+                               "has no results");
       } else if (!op.operands.empty() || !op.results.empty()) {
         opError("types", op, "a barrier has no operands or results");
       }

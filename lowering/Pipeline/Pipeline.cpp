@@ -169,18 +169,27 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
             passes.run("emit-physical", on(emitPhysical), program, true);
   if (ok) {
     s.program->longRows = opts.longRows;
+    s.program->splitRows = opts.splitRows;
     ok = passes.runPhysicalPasses(sink);
   }
   // A pass asked for a launch-time alternative (Program::alternative): the
-  // kernel once more, the passes seeing Program::longRows. Its remarks are
-  // the user's too (prefixed); what it loses is not (the program itself
-  // runs whatever the alternative would lose).
-  if (ok && s.program->alternativeWhen >= 0 && !opts.longRows) {
+  // kernel once more, the passes seeing Program::longRows (region-teams
+  // asked) or Program::splitRows (cta-rows asked). Its remarks are the
+  // user's too (prefixed); what it loses is not (the program itself runs
+  // whatever the alternative would lose). The long-row alternative may ask
+  // for a split-row one in turn.
+  const bool split = s.program && s.program->alternativeKind ==
+                                      phys::Program::AlternativeKind::SplitRows;
+  if (ok && s.program->alternativeWhen >= 0 &&
+      (split ? !opts.splitRows : !opts.longRows && !opts.splitRows)) {
     PipelineOptions altOpts = opts;
-    altOpts.longRows = true;
+    (split ? altOpts.splitRows : altOpts.longRows) = true;
+    const std::string which = split ? "split-row" : "long-row";
     if (opts.log)
-      *opts.log << "// ===== the long-row alternative (Program::alternative): "
-                   "the kernel again with PipelineOptions::longRows =====\n";
+      *opts.log << "// ===== the " << which
+                << " alternative (Program::alternative): the kernel again "
+                   "with PipelineOptions::"
+                << (split ? "splitRows" : "longRows") << " =====\n";
     PipelineResult alt = runPipeline(kernel, altOpts);
     // Construction's remarks are the program's own: only what differs.
     std::set<std::string> said;
@@ -188,11 +197,13 @@ PipelineResult intent::runPipeline(const kir::Kernel &kernel,
       said.insert(r.text);
     for (const phys::Remark &r : alt.remarks)
       if (!said.count(r.text) &&
-          r.text.find("long-row alternative") == std::string::npos)
-        s.remarks.push_back(
-            {r.loc, "long rows (launch-time alternative): " + r.text});
+          r.text.find(which + " alternative") == std::string::npos)
+        s.remarks.push_back({r.loc, (split ? "few long rows" : "long rows") +
+                                        std::string(" (launch-time "
+                                                    "alternative): ") +
+                                        r.text});
     for (std::string &e : alt.internalErrors)
-      result.internalErrors.push_back("long-row alternative: " + e);
+      result.internalErrors.push_back(which + " alternative: " + e);
     for (construct::Diag &d : alt.errors)
       s.errors.push_back(std::move(d));
     ok = alt.ok();

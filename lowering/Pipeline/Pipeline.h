@@ -46,6 +46,9 @@ struct PipelineOptions {
   /// Build the long-row alternative (Program::longRows): set by the
   /// pipeline itself when a pass asks for Program::alternative.
   bool longRows = false;
+  /// Build the split-row alternative (Program::splitRows): set by the
+  /// pipeline when cta-rows asks for it.
+  bool splitRows = false;
 };
 
 struct PipelineResult {

@@ -111,6 +111,8 @@ namespace {
 std::atomic<cudaStream_t> UserStream{nullptr};
 } // namespace
 
+index smCount() { return deviceSmCount(); }
+
 void setUserStream(void *Stream) {
   UserStream.store(static_cast<cudaStream_t>(Stream));
 }

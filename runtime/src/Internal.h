@@ -131,6 +131,8 @@ bool cudaDevicePresent(std::string &Why);
 void *cudaStream();
 
 /// rt::set_stream's stream (null: none); no CUDA call.
+/// The device's multiprocessors (gpu mode only; cached).
+index smCount();
 void setUserStream(void *Stream);
 void *userStream();
 

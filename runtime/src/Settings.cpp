@@ -61,6 +61,11 @@ const char *mode_name(device_mode Mode) {
 }
 
 std::uint64_t launch_count() { return LaunchCount.load(); }
+
+int sm_count() {
+  return mode() == device_mode::gpu ? static_cast<int>(detail::smCount()) : 1;
+}
+
 std::uint64_t program_count() { return ProgramCount.load(); }
 void note_reference_call() { ++LaunchCount; }
 

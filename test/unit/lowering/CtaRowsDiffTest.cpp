@@ -485,8 +485,14 @@ TEST(CtaRowsDiff, InTheDefaultPipeline) {
   // cta-rows in the launch-time alternative for long ones.
   ASSERT_TRUE(r.program->alternative);
   EXPECT_GE(r.program->alternativeWhen, 0);
-  EXPECT_FALSE(r.program->alternative->alternative);
   const phys::Program &longRows = *r.program->alternative;
+  // Few long rows: the long-row alternative's own alternative splits each
+  // row over a group of CTAs, and asks for none itself.
+  ASSERT_TRUE(longRows.alternative);
+  EXPECT_TRUE(longRows.alternativeKind ==
+              phys::Program::AlternativeKind::SplitRows);
+  EXPECT_TRUE(longRows.alternative->splitRows);
+  EXPECT_FALSE(longRows.alternative->alternative);
   EXPECT_TRUE(explicitForm(longRows));
   bool dist = false;
   phys::walk(*longRows.body,
@@ -562,6 +568,78 @@ std::string rowsAndOthers() {
 }
 
 } // namespace
+
+namespace {
+
+/// The split-row alternative's program of `k` (PipelineOptions::splitRows,
+/// as the pipeline builds it for a long-row program).
+std::unique_ptr<phys::Program> splitProgram(const kir::Kernel &k) {
+  PipelineOptions o = withRowOps();
+  o.splitRows = true;
+  PipelineResult r = runPipeline(k, o);
+  EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
+  return r.ok() ? std::move(r.program) : nullptr;
+}
+
+} // namespace
+
+TEST(CtaRowsDiff, SplitRowsRunEachRowOnAGroupOfCtas) {
+  // The split form: one team segment of width 1 (rows x parts programs,
+  // the parts a launch expression of sm_count), 1024-thread CTAs, nothing
+  // staged, every phase barrier a group barrier, no alternative of its own.
+  // The interpreter (like cpu mode) has one multiprocessor, so each row
+  // gets one CTA there: it checks the decoding, the leader stores, the
+  // group barriers of one CTA and the one-CTA reduction path against the
+  // KIR interpreter; the GPU runs groups of several (test/exec/split_rows).
+  for (const std::string &text :
+       {softmaxFrom(), welfordRows(), firstLastRows(),
+        argFrom("which = \"max\", tie = \"first\", nan = \"ignore\"", "f32")}) {
+    auto m = parse(text);
+    ASSERT_TRUE(m);
+    std::unique_ptr<phys::Program> p = splitProgram(*m->kernels[0]);
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(explicitForm(*p)) << phys::programToString(*p);
+    ASSERT_EQ(p->segments.size(), 1u);
+    EXPECT_TRUE(p->segments[0].team);
+    EXPECT_EQ(p->segments[0].spread, 1);
+    EXPECT_EQ(p->ctaThreads, 1024);
+    EXPECT_FALSE(p->alternative);
+    bool sms = false;
+    for (const phys::LaunchExpr &e : p->exprs)
+      sms |= e.kind == phys::LaunchExpr::Kind::SmCount;
+    EXPECT_TRUE(sms) << "the parts depend on the multiprocessors";
+    unsigned group = 0, other = 0;
+    phys::walk(*p->body, [&](const phys::Op &o) {
+      if (o.opcode != phys::Opcode::Barrier)
+        return;
+      (o.strAttr("scope") == "group" ? group : other) += 1;
+    });
+    EXPECT_GT(group, 0u) << m->kernels[0]->name;
+    const std::string &name = m->kernels[0]->name;
+    for (int64_t n : {int64_t(0), int64_t(1), int64_t(257), int64_t(1031)}) {
+      std::vector<ArgSpec> a;
+      if (name == "softmax_from")
+        a = {ArgSpec::view(ScalarKind::F32, {3, n}),
+             ArgSpec::view(ScalarKind::F32, {3, n}), ArgSpec::i64(n ? 1 : 0)};
+      else if (name == "welford_rows")
+        a = {ArgSpec::view(ScalarKind::F32, {2}),
+             ArgSpec::view(ScalarKind::F32, {2}),
+             ArgSpec::view(ScalarKind::I64, {2}),
+             ArgSpec::view(ScalarKind::F32, {2, n})};
+      else if (name == "first_last")
+        a = {ArgSpec::view(ScalarKind::F32, {3}),
+             ArgSpec::view(ScalarKind::F32, {3}),
+             ArgSpec::view(ScalarKind::F32, {3, n})};
+      else {
+        ArgSpec x = ArgSpec::view(ScalarKind::F32, {2, n});
+        x.gen = specials(ScalarKind::F32, true);
+        a = {ArgSpec::view(ScalarKind::F32, {2}),
+             ArgSpec::view(ScalarKind::I64, {2}), x, ArgSpec::i64(0)};
+      }
+      compareProgram(*p, *m->kernels[0], a, n + 17, 1e-4);
+    }
+  }
+}
 
 TEST(CtaRowsDiff, RowGroupsNextToOtherGroups) {
   // Two row groups take a CTA per instance; the pointwise groups keep one

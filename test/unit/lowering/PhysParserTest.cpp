@@ -91,6 +91,7 @@ TEST(PhysParser, RoundTripsEveryPipelineProgram) {
         p->serialTwin = r.program->serialTwin;
         p->alternative = r.program->alternative;
         p->alternativeWhen = r.program->alternativeWhen;
+        p->alternativeKind = r.program->alternativeKind;
         EXPECT_EQ(cuda(*p), cuda(*r.program)) << what;
         ++programs;
       }

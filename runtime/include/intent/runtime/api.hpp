@@ -73,6 +73,12 @@ void note_reference_call();
 /// modes, where launches are synchronous.
 void synchronize();
 
+/// The streaming multiprocessors of the device in gpu mode; 1 in cpu and
+/// reference modes (cpu mode's cooperating CTAs run one at a time). Launch
+/// wrappers read it to size mappings that spread few instances over many
+/// CTAs (docs/passes.md §3, split rows).
+int sm_count();
+
 /// The runtime's CUDA stream (a cudaStream_t) in gpu mode, null otherwise.
 /// Every launch and array copy is issued on it, in program order.
 void *stream_handle();

@@ -242,6 +242,42 @@ INTENT_HD inline void grid_barrier(std::uint64_t *counter) {
 #endif
 }
 
+/// Waits until every thread of the `ctas` CTAs of one group reached it: the
+/// CTAs that run one split instance together (docs/passes.md §3, split
+/// rows), all resident at once (a cooperative launch). `counter` is the
+/// group's word of kept-zero workspace, used as grid_barrier uses its word:
+/// the group's `first` CTA adds 2^63 - (ctas - 1), the others 1, so the top
+/// bit flips once all arrived and the word is zero again after an even
+/// number of barriers. A group of one CTA is a CTA barrier (the word is not
+/// touched). cpu mode: a CTA barrier (its groups have one CTA).
+INTENT_HD inline void group_barrier(std::uint64_t *counter, std::int64_t ctas,
+                                    bool first) {
+#if defined(__CUDA_ARCH__)
+  __syncthreads();
+  if (ctas > 1) {
+    if (threadIdx.x == 0) {
+      const unsigned long long top = 1ull << 63;
+      const unsigned long long add =
+          first ? top - static_cast<unsigned long long>(ctas - 1) : 1ull;
+      volatile unsigned long long *word =
+          reinterpret_cast<volatile unsigned long long *>(counter);
+      __threadfence();
+      const unsigned long long old =
+          atomicAdd(reinterpret_cast<unsigned long long *>(counter), add);
+      while (((old ^ *word) & top) == 0) {
+      }
+      __threadfence();
+    }
+    __syncthreads();
+  }
+#else
+  (void)counter;
+  (void)ctas;
+  (void)first;
+  detail::hostCtaBarrier();
+#endif
+}
+
 /// Waits until every thread of the warp reached it: __syncwarp().
 INTENT_HD inline void warp_barrier() {
 #if defined(__CUDA_ARCH__)
