@@ -88,24 +88,13 @@ int streamedElementBytes(const Op &target) {
   return widest;
 }
 
-/// Why the program cannot take a grid reduction (empty: it can).
-std::string rejection(const Program &p, Op *&segOp, Op *&target) {
-  if (p.scope != ExecScope::Thread)
-    return "the program is already cooperative";
-  if (p.segments.size() != 1)
-    return "the program has several groups (a cooperative program has one)";
-  const Segment &seg = p.segments[0];
+/// Why segment `index` cannot take a grid reduction (empty: it can).
+std::string segmentRejection(const Program &p, unsigned index, Op *&segOp,
+                             Op *&target) {
+  const Segment &seg = p.segments[index];
   if (!seg.ordered)
     return "the group is not a single ordered instance";
-  for (const Buffer &b : p.buffers)
-    if (b.scope == BufferScope::InvocationWorkspace)
-      return "the program already uses the invocation workspace (local "
-             "buffer " + b.name + ")";
-  segOp = nullptr;
-  walk(*p.body, [&](const Op &op) {
-    if (op.opcode == Opcode::Segment)
-      segOp = const_cast<Op *>(&op);
-  });
+  segOp = segmentOp(p, seg.group);
   if (!segOp)
     return "no segment op";
   // A print runs once per instance: the instance's code is not spread over
@@ -155,6 +144,45 @@ std::string rejection(const Program &p, Op *&segOp, Op *&target) {
            " is not exchanged by warp shuffles";
   }
   return "";
+}
+
+/// Why the program cannot take a grid reduction (empty: it can, in segment
+/// `index`). A program of several groups can when one group is the single
+/// instance and every other is a plain parallel group (no reduction in its
+/// instance, which cta-rows or region-teams may map): those keep one
+/// instance per thread, spread over the threads of their own programs.
+std::string rejection(const Program &p, unsigned &index, Op *&segOp,
+                      Op *&target) {
+  if (p.scope != ExecScope::Thread)
+    return "the program is already cooperative";
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace)
+      return "the program already uses the invocation workspace (local "
+             "buffer " + b.name + ")";
+  index = 0;
+  if (p.segments.size() > 1) {
+    int single = -1;
+    for (unsigned s = 0; s < p.segments.size(); ++s) {
+      if (p.segments[s].ordered) {
+        if (single >= 0)
+          return "the program has several single-instance groups";
+        single = static_cast<int>(s);
+        continue;
+      }
+      const Op *other = segmentOp(p, p.segments[s].group);
+      bool reduces = false;
+      if (other)
+        walk(*other->regions[0], [&](const Op &o) {
+          reduces |= o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce;
+        });
+      if (!other || reduces)
+        return "another group of the program reduces in its instances";
+    }
+    if (single < 0)
+      return "the group is not a single ordered instance";
+    index = static_cast<unsigned>(single);
+  }
+  return segmentRejection(p, index, segOp, target);
 }
 
 
@@ -214,7 +242,13 @@ void warnSerialReduce(const Program &p, phys::RemarkSink &sink,
 void intent::passes::gridReduce(Program &p, phys::RemarkSink &sink) {
   std::string what, why = applyGridReduce(p, what);
   if (why.empty()) {
-    sink.remark(p.segments[0].loc, what);
+    for (const Segment &s : p.segments)
+      sink.remark(s.loc,
+                  s.spread ? "grid-reduce: this group keeps one instance per "
+                             "thread, " + std::to_string(kCtaThreads) +
+                                 " of them per CTA (another group of the "
+                                 "kernel is a grid reduction)"
+                           : what);
     return;
   }
   {
@@ -938,7 +972,8 @@ void GridLowering::run(Block &seg, unsigned countExpr) {
 std::string intent::passes::applyGridReduce(Program &p, std::string &what,
                                             bool gate) {
   Op *segOp = nullptr, *target = nullptr;
-  std::string why = rejection(p, segOp, target);
+  unsigned index = 0;
+  std::string why = rejection(p, index, segOp, target);
   if (!why.empty() && (gate || !segOp || !target))
     return why;
   using K = LaunchExpr::Kind;
@@ -964,10 +999,14 @@ std::string intent::passes::applyGridReduce(Program &p, std::string &what,
     wanted = p.binaryExpr(K::Max, up, p.constExpr(1));
   }
   unsigned count = p.binaryExpr(K::Min, wanted, cap);
+  // The other groups keep one instance per thread, T per program.
+  for (unsigned s = 0; s < p.segments.size(); ++s)
+    if (s != index)
+      spreadSegment(p, s, kCtaThreads);
   // The ordered segment's one instance now takes `count` programs.
-  resizeSegment(p, 0, count);
+  resizeSegment(p, index, count);
 
-  const unsigned group = p.segments[0].group;
+  const unsigned group = p.segments[index].group;
   auto record = [&](const std::string &name, BufferScope scope,
                     ScalarKind elem, int64_t size) -> Buffer & {
     Buffer buf;

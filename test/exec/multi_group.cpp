@@ -2,7 +2,10 @@
 // where one group is a row kernel (top-level reductions over a row) and the
 // others are not. cta-rows gives the row groups a CTA per row; the other
 // groups keep one instance per thread, spread over the threads of their own
-// programs (widen still chunks a pointwise one). Integer data checks the
+// programs (widen still chunks a pointwise one). Also a whole-array
+// reduction (and an arg-reduction) next to pointwise groups: grid-reduce
+// splits the single instance over many CTAs, the last one storing the
+// result, and spreads the other groups. Integer data checks the
 // results exactly; the row softmax in float with a tolerance. Sizes: empty,
 // 1, odd, a CTA's edge and large, and groups of very different sizes.
 #if __has_include(<intent/runtime.hpp>)
@@ -79,6 +82,29 @@ using intent::view;
     where[r] =
         intent::argmax(c.extent(1), [&](index j) { return c(r, j); }).pos;
   });
+}
+
+/// y = a x + y next to the sum of another vector and a 2-D update.
+[[intent::kernel]] void axpy_sum(view<std::int32_t, 1> y,
+                                 view<const std::int32_t, 1> x, std::int32_t a,
+                                 view<std::int64_t, 1> total,
+                                 view<const std::int32_t, 1> z,
+                                 view<std::int32_t, 2> m) {
+  parallel_for(y.extent(0), [&](index i) { y[i] = a * x[i] + y[i]; });
+  total[0] = intent::reduce(z.extent(0), std::int64_t(0), intent::ops::plus{},
+                            [&](index i) { return std::int64_t(z[i]) * 3; });
+  parallel_for(m.extent(0), m.extent(1),
+               [&](index i, index j) { m(i, j) = m(i, j) - i + j; });
+}
+
+/// The first maximum of z (value and position) next to a pointwise update.
+[[intent::kernel]] void argmax_scale(view<std::int64_t, 1> best,
+                                     view<const std::int32_t, 1> z,
+                                     view<std::int32_t, 1> y) {
+  parallel_for(y.extent(0), [&](index i) { y[i] = 2 * y[i] + 1; });
+  auto r = intent::argmax(z.extent(0), [&](index i) { return z[i]; });
+  best[0] = r.pos;
+  best[1] = r.value;
 }
 
 } // namespace kernels
@@ -226,9 +252,59 @@ static bool softmaxScale(index_t R, index_t C, index_t MR, index_t MC,
   return Bad == 0;
 }
 
+static bool gridNextToOthers(index_t N, index_t Z, index_t MR, index_t MC,
+                             std::mt19937 &Rng) {
+  std::vector<std::int32_t> HX = random(N, Rng), HY = random(N, Rng),
+                            HZ = random(Z, Rng), HM = random(MR * MC, Rng);
+  // Ties: the first maximum counts.
+  for (std::size_t I = 0; I + 7 < HZ.size(); I += 11)
+    HZ[I + 7] = HZ[I];
+  std::vector<std::int32_t> WantY = HY, WantM = HM, WantY2 = HY;
+  std::int64_t WantT = 0;
+  for (index_t I = 0; I < N; ++I) {
+    WantY[I] = 5 * HX[I] + HY[I];
+    WantY2[I] = 2 * HY[I] + 1;
+  }
+  for (index_t I = 0; I < Z; ++I)
+    WantT += std::int64_t(HZ[I]) * 3;
+  for (index_t I = 0; I < MR; ++I)
+    for (index_t J = 0; J < MC; ++J)
+      WantM[I * MC + J] = HM[I * MC + J] - I + J;
+  index_t Best = Z ? 0 : -1;
+  for (index_t I = 1; I < Z; ++I)
+    if (HZ[I] > HZ[Best])
+      Best = I;
+  mem::array<std::int32_t> DX(pad(HX)), DY(pad(HY)), DZ(pad(HZ)), DM(pad(HM)),
+      DY2(pad(HY));
+  mem::array<std::int64_t> DT(std::vector<std::int64_t>{-1}),
+      DB(std::vector<std::int64_t>{-1, -1});
+  kernels::axpy_sum(intent::view<std::int32_t, 1>(DY.data(), {N}),
+                    intent::view<const std::int32_t, 1>(DX.data(), {N}), 5,
+                    intent::view<std::int64_t, 1>(DT.data(), {1}),
+                    intent::view<const std::int32_t, 1>(DZ.data(), {Z}),
+                    intent::view<std::int32_t, 2>(DM.data(), {MR, MC}));
+  kernels::argmax_scale(intent::view<std::int64_t, 1>(DB.data(), {2}),
+                        intent::view<const std::int32_t, 1>(DZ.data(), {Z}),
+                        intent::view<std::int32_t, 1>(DY2.data(), {N}));
+  std::vector<std::int64_t> GB = DB.to_vector();
+  long Bad = mismatches(DY.to_vector(), WantY) + mismatches(DM.to_vector(), WantM) +
+             mismatches(DY2.to_vector(), WantY2) + (DT.to_vector()[0] != WantT) +
+             (GB[0] != Best) + (Z > 0 && GB[1] != HZ[Best]);
+  std::printf("grid_next_to_others n=%lld z=%lld m=%lldx%lld: %s (%ld mismatches)\n",
+              static_cast<long long>(N), static_cast<long long>(Z),
+              static_cast<long long>(MR), static_cast<long long>(MC),
+              Bad ? "FAIL" : "ok", Bad);
+  return Bad == 0;
+}
+
 int main() {
   std::mt19937 Rng(11);
   bool Ok = true;
+  const index_t Gr[][4] = {{0, 0, 0, 0},       {1, 1, 1, 1},
+                           {5, 4097, 3, 33},   {1000, 1, 0, 7},
+                           {3, 1048577, 65, 129}, {300001, 2000003, 2, 5}};
+  for (const auto &S : Gr)
+    Ok = gridNextToOthers(S[0], S[1], S[2], S[3], Rng) && Ok;
   const index_t Rs[][3] = {{0, 0, 0},   {1, 1, 1},      {0, 5, 9},
                            {3, 0, 0},   {7, 3, 1000},   {257, 255, 1},
                            {5, 4099, 7}, {1000, 33, 300001}};

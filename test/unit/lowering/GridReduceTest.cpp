@@ -177,6 +177,81 @@ TEST(GridReduce, NotAppliedToNonCommutativeOrUnorderedCombines) {
   }
 }
 
+TEST(GridReduce, AppliesPerGroupNextToPlainParallelGroups) {
+  // A pointwise group and a first argmax of another vector in one kernel:
+  // the single instance is split over programs (the last CTA stores), the
+  // pointwise group keeps one instance per thread, spread over the threads
+  // of its own programs; the same results as the KIR interpreter and the
+  // serial semantics, in forward and shuffled program order.
+  const std::string text =
+      "kernel @argmax_scale (%0 best: view<i64, 1> w, %1 z: view<const i32, 1> r, %2 y: view<i32, 1> rw) {\n"
+      "  %3 = extent %2 {dim = 0} : i64\n"
+      "  parallel_for %3 {\n"
+      "  ^(%4: i64):\n"
+      "    %5 = constant {value = 2} : i32\n"
+      "    %6 = load %2, %4 : i32\n"
+      "    %7 = mul %5, %6 : i32\n"
+      "    %8 = constant {value = 1} : i32\n"
+      "    %9 = add %7, %8 : i32\n"
+      "    store %2, %9, %4\n"
+      "    yield\n"
+      "  }\n"
+      "  %10 = extent %1 {dim = 0} : i64\n"
+      "  %11 = constant {value = 0} : i64\n"
+      "  %12, %13 = argreduce %11, %10 {which = \"max\", tie = \"first\", nan = \"propagate\"} : i32, i64 {\n"
+      "  ^(%14: i64):\n"
+      "    %15 = load %1, %14 : i32\n"
+      "    yield %15\n"
+      "  }\n"
+      "  %16 = constant {value = 0} : i64\n"
+      "  store %0, %13, %16\n"
+      "  %17 = cast %12 : i64\n"
+      "  %18 = constant {value = 1} : i64\n"
+      "  store %0, %17, %18\n"
+      "  return\n"
+      "}\n";
+  std::string err;
+  auto m = kir::parseModule(text, "argmax_scale", err);
+  ASSERT_TRUE(m) << err;
+  PipelineResult r = runPipeline(*m->kernels[0]);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.program->segments.size(), 2u);
+  EXPECT_EQ(r.program->scope, phys::ExecScope::CTA);
+  EXPECT_TRUE(hasBuffer(*r.program, "grid_partials"));
+  EXPECT_EQ(r.program->segments[0].spread, passes::kCtaThreads);
+  EXPECT_TRUE(r.program->segments[1].ordered);
+  EXPECT_NE(r.program->exprToString(r.program->segments[1].length), "1");
+  for (int64_t n : {int64_t(0), int64_t(1), int64_t(300), int64_t(9000)})
+    for (int64_t z : Sizes) {
+      ArgSpec zs = ArgSpec::view(I32, {z});
+      zs.gen = [](std::mt19937_64 &rng) {
+        return interp::Scalar::ofInt(I32, static_cast<int64_t>(rng() % 41) - 20);
+      };
+      std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I64, {2}), zs,
+                                ArgSpec::view(I32, {n})};
+      auto ref = [n, z](Memory &mem) {
+        const int32_t *zv = mem.as<int32_t>(1);
+        int32_t *y = mem.as<int32_t>(2);
+        for (int64_t i = 0; i < n; ++i)
+          y[i] = 2 * y[i] + 1;
+        int64_t best = z ? 0 : -1;
+        for (int64_t i = 1; i < z; ++i)
+          if (zv[i] > zv[best])
+            best = i;
+        mem.as<int64_t>(0)[0] = best;
+        // An empty argmax's value is the identity: the smallest i32.
+        mem.as<int64_t>(0)[1] =
+            z ? zv[best] : std::numeric_limits<int32_t>::min();
+      };
+      DiffOutcome d = runDifferential(*m->kernels[0], a, ref, n * 31 + z);
+      ASSERT_EQ(d.segmentLengths.size(), 2u);
+      // The reduction's programs: 4096 members each (256 threads x 4 x 4
+      // steps), at least one.
+      EXPECT_EQ(d.segmentLengths[1], std::max<int64_t>((z + 4095) / 4096, 1))
+          << z;
+    }
+}
+
 TEST(GridReduce, IntegerSumsAcrossPrograms) {
   auto m = gridModule();
   for (int64_t n : Sizes) {
