@@ -117,6 +117,7 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
            p.buffers[a->intAttr("buffer")].name +
            " (one copy per thread on a CTA)";
   unsigned reductions = 0, loops = 0;
+  bool heavyLoops = false;
   for (const auto &op : body.ops) {
     switch (op->opcode) {
     case Opcode::Reduce:
@@ -143,6 +144,11 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
                std::to_string(op->loc.line) + ":" +
                std::to_string(op->loc.col) + " may conflict (" + c + ")";
       ++loops;
+      // Iterations that each compute a reduction (a counted loop of
+      // reductions, counted-loops) are work enough for a CTA's threads.
+      walk(*op->region(0), [&](const Op &o) {
+        heavyLoops |= o.opcode == Opcode::Reduce || o.opcode == Opcode::ArgReduce;
+      });
       break;
     case Opcode::Load:
     case Opcode::Store:
@@ -169,7 +175,7 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
                "fors are distributed)";
     }
   }
-  if (!reductions && !(seg.ordered && loops))
+  if (!reductions && !(seg.ordered && loops) && !heavyLoops)
     return seg.ordered ? "the instance has no parallel for or reduction"
                        : "the instance computes no top-level reduction";
   // A reduction down a column reads 32 rows per warp load on a CTA per

@@ -113,6 +113,11 @@ std::string applyWidenSegment(phys::Program &p, unsigned segment,
 /// after the mapping passes, whose choices can change that domain.
 void atomicScopes(phys::Program &p, phys::RemarkSink &sink);
 
+/// counted-loops (CountedLoops.cpp): a counted loop at the top of a
+/// parallel instance whose iterations touch disjoint memory and each
+/// compute a reduction becomes a `for` (cta-rows may then spread it).
+void countedLoops(phys::Program &p, phys::RemarkSink &sink);
+
 /// Threads per CTA of the cooperative programs the passes create.
 constexpr int kCtaThreads = 256;
 /// Threads of the one CTA that runs a single-instance group's phases.

@@ -18,6 +18,8 @@ namespace {
 const PassInfo kPasses[] = {
     {"grid-reduce", gridReduce, true,
      "split a single-instance reduction over many CTAs (exec scope cta)"},
+    {"counted-loops", countedLoops, true,
+     "independent counted loops of reductions become fors"},
     {"cta-rows", ctaRows, true,
      "one CTA per row instance: reductions and fors over its threads"},
     {"cta-rows-ops", ctaRowsOps, true,

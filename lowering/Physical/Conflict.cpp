@@ -181,8 +181,31 @@ bool intent::phys::separatedAcrossInstances(const AccessSummary &a,
       }
     return false;
   };
+  // Swapped: a writes (.., i_p, .., E, ..) and b (.., E, .., i_p, ..) with
+  // E the same instance-invariant expression: an element they share has
+  // i_p = E (b's coordinate where a has i_p) and i'_p = E (a's where b has
+  // i'_p), so i_p = i'_p (a counted loop j writing cov(i, j) and cov(j, i)
+  // for a fixed i, counted-loops).
+  auto invariant = [&](const Affine &x) {
+    if (!x.valid)
+      return false;
+    for (const auto &[atom, c] : x.terms)
+      if (InstanceSpace::instanceDim(atom) >= 0 || !space.isInvariant(atom))
+        return false;
+    return true;
+  };
+  auto swapped = [&](unsigned p) {
+    const std::string inst = instanceAtom(p);
+    for (unsigned da = 0; da < a.coords.size(); ++da)
+      for (unsigned db = 0; db < b.coords.size(); ++db)
+        if (da != db && exactly(a.coords[da], inst) &&
+            exactly(b.coords[db], inst) && invariant(a.coords[db]) &&
+            a.coords[db] == b.coords[da])
+          return true;
+    return false;
+  };
   for (unsigned p = 0; p < space.rank; ++p) {
-    bool pinned = triangle(p);
+    bool pinned = triangle(p) || swapped(p);
     for (unsigned d = 0; d < a.coords.size() && !pinned; ++d) {
       const Affine &x = a.coords[d], &y = b.coords[d];
       if (!x.valid || !(x == y))

@@ -119,6 +119,14 @@ void PhysAffine::recordCounter(const Value *v, const std::string &atom) {
   // from its initial value (c >= 0) or only shrinks (c <= 0).
   const Block *body = v->owner;
   const Op *loop = body && body->parent ? body->parent->parent : nullptr;
+  // A `for`'s iteration variable only takes values from its lower bound up.
+  if (loop && loop->opcode == Opcode::For && v->argNo == 0 &&
+      loop->operands.size() == 2) {
+    Affine lb = of(loop->operands[0]);
+    if (lb.valid)
+      space.atLeast[atom] = lb;
+    return;
+  }
   if (!loop || loop->opcode != Opcode::Loop || loop->regions.size() != 3 ||
       body != &loop->regions[1]->block)
     return;
@@ -147,15 +155,46 @@ void PhysAffine::recordCounter(const Value *v, const std::string &atom) {
                     : inc.opcode == Opcode::Add && inc.operands[1] == arg
                         ? inc.operands[0]
                         : nullptr;
-  if (!by || by->isBlockArg() || by->def->opcode != Opcode::Constant)
+  if (!by || by->isBlockArg())
     return;
-  const auto *c = std::get_if<int64_t>(by->def->attr("value"));
-  if (!c)
+  // A step of the CTA's size (cta-rows' strided iterations) is positive.
+  const Value *size = by->def->opcode == Opcode::Cast && !by->def->operands.empty()
+                          ? by->def->operands[0]
+                          : by;
+  const bool ctaStep = size->def && size->def->opcode == Opcode::CtaSize;
+  const auto *c = by->def->opcode == Opcode::Constant
+                      ? std::get_if<int64_t>(by->def->attr("value"))
+                      : nullptr;
+  if (!c && !ctaStep)
     return;
-  const int64_t d = inc.opcode == Opcode::Sub ? -*c : *c;
+  const int64_t by1 = c ? *c : 1;
+  const int64_t d = inc.opcode == Opcode::Sub ? -by1 : by1;
   Affine init = of(loop->operands[k]);
   if (!init.valid)
     return;
+  // A growing counter that starts at lb + thread_id (cta-rows' iterations
+  // strided over a CTA's threads) is at least lb.
+  const Value *from = loop->operands[k];
+  auto threadIndex = [](const Value *x) {
+    if (x->def && x->def->opcode == Opcode::Cast && !x->def->operands.empty())
+      x = x->def->operands[0];
+    return x->def && (x->def->opcode == Opcode::ThreadId ||
+                      x->def->opcode == Opcode::LaneId ||
+                      x->def->opcode == Opcode::WarpId);
+  };
+  if (d >= 0 && from->def && from->def->opcode == Opcode::Add) {
+    const Op &add = *from->def;
+    const Value *rest = threadIndex(add.operands[1])   ? add.operands[0]
+                        : threadIndex(add.operands[0]) ? add.operands[1]
+                                                       : nullptr;
+    if (rest) {
+      Affine lb = of(rest);
+      if (lb.valid) {
+        space.atLeast[atom] = lb;
+        return;
+      }
+    }
+  }
   if (d >= 0)
     space.atLeast[atom] = init;
   if (d <= 0)

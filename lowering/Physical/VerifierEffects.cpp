@@ -60,21 +60,27 @@ public:
   /// instances: its induction variable is coordinate 0, what is defined
   /// before it is the same in every iteration.
   std::vector<AccessSummary> runIterations(const Op &loop) {
+    // A `for`'s body is its region; a counted `loop`'s (CountedLoops.cpp)
+    // is its second, the counter its argument.
+    const Region &body =
+        *loop.regions[loop.opcode == Opcode::Loop && loop.regions.size() == 3];
     llvm::DenseSet<const Value *> inside;
-    walk(*loop.regions[0], [&](const Op &op) {
-      for (const Value *r : op.results)
-        inside.insert(r);
-      for (const auto &reg : op.regions)
-        for (const Value *a : reg->block.args)
-          inside.insert(a);
-    });
-    for (const Value *a : loop.regions[0]->block.args)
-      inside.insert(a);
+    for (const auto &region : loop.regions) {
+      walk(*region, [&](const Op &op) {
+        for (const Value *r : op.results)
+          inside.insert(r);
+        for (const auto &reg : op.regions)
+          for (const Value *a : reg->block.args)
+            inside.insert(a);
+      });
+      for (const Value *a : region->block.args)
+        inside.insert(a);
+    }
     aff.setIterationScope(&inside);
-    aff.setCoord(loop.regions[0]->block.args[0], 0);
+    aff.setCoord(body.block.args[0], 0);
     space.rank = 1;
     std::vector<AccessSummary> out;
-    walk(*loop.regions[0], [&](const Op &op) {
+    walk(body, [&](const Op &op) {
       if (op.opcode == Opcode::Load || op.opcode == Opcode::Store ||
           isAtomic(op.opcode))
         out.push_back(summarize(op));
@@ -189,16 +195,21 @@ std::string iterString(const IterSet &s) {
 /// Whether `o` iterates a KIR loop: a `for` with a KIR origin, or a `loop`
 /// whose origin is a KIR parallel_for (cta-rows strides a parallel_for's
 /// iterations over the threads with one).
-bool iteratesKIR(const Op &o, const std::set<int> &parallelFors) {
-  return (o.opcode == Opcode::For && o.origin.op >= 0) ||
+bool iteratesKIR(const Op &o, const std::set<int> &parallelFors,
+                 const std::set<int> &kirLoops) {
+  // (A `for` from a counted KIR loop, CountedLoops.cpp, iterates no
+  // parallel iterations: its stores' KIR loop is not parallel either.)
+  return (o.opcode == Opcode::For && o.origin.op >= 0 &&
+          !kirLoops.count(o.origin.op)) ||
          (o.opcode == Opcode::Loop && parallelFors.count(o.origin.op));
 }
 
 /// The (op, dim) origins of the loops enclosing `op` that iterate KIR ones.
-IterSet forIters(const Op &op, const std::set<int> &parallelFors) {
+IterSet forIters(const Op &op, const std::set<int> &parallelFors,
+                 const std::set<int> &kirLoops) {
   IterSet s;
   for (const Op *o = op.parentOp(); o; o = o->parentOp())
-    if (iteratesKIR(*o, parallelFors))
+    if (iteratesKIR(*o, parallelFors, kirLoops))
       s.insert({o->origin.op, o->origin.arg});
   return s;
 }
@@ -206,12 +217,14 @@ IterSet forIters(const Op &op, const std::set<int> &parallelFors) {
 void verifyCoverage(const Program &p, const kir::Kernel &k,
                     std::vector<std::string> &errors) {
   std::map<int, const kir::Op *> kirStores;
-  std::set<int> parallelFors;
+  std::set<int> parallelFors, kirLoops;
   kir::walk(*k.body, [&](const kir::Op &op) {
     if (op.opcode == kir::Opcode::Store || kir::isAtomic(op.opcode))
       kirStores[op.id] = &op; // atomics write too
     if (op.opcode == kir::Opcode::ParallelFor)
       parallelFors.insert(op.id);
+    if (op.opcode == kir::Opcode::Loop)
+      kirLoops.insert(op.id);
   });
   std::map<int, unsigned> covered;
   // A tile segment of K rows implements a KIR store once per instance slot
@@ -259,7 +272,7 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
         // ordered `for` around it must be one of them.
         bool ok = std::includes(iters.begin(), iters.end(), expected.begin(),
                                 expected.end());
-        for (const auto &it : forIters(*op, parallelFors))
+        for (const auto &it : forIters(*op, parallelFors, kirLoops))
           ok &= expected.count(it) != 0;
         if (!ok)
           errors.push_back("[coverage] store of KIR op " + std::to_string(id) +
@@ -271,7 +284,7 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
         IterSet inner = iters;
         // A `loop` with `dims = N` iterates dimensions arg .. arg + N - 1
         // of its parallel_for, flattened (cta-rows-ops' collapsed nest).
-        if (iteratesKIR(*op, parallelFors))
+        if (iteratesKIR(*op, parallelFors, kirLoops))
           for (int64_t d = 0; d < std::max<int64_t>(1, op->intAttr("dims", 1)); ++d)
             inner.insert({op->origin.op, op->origin.arg + static_cast<int>(d)});
         if (op->opcode == Opcode::Segment)
