@@ -54,9 +54,11 @@ bool definedInside(const Value *v, const Op &op) {
 }
 
 /// The counted form of `loop`, or why not: `hoist` the test block's ops
-/// that compute the bound, `bound` the bound.
+/// that compute the bound, `bound` the bound, `inclusive` whether the test
+/// is counter <= bound (else counter < bound).
 std::string countedForm(const Program &p, const Op &loop,
-                        std::vector<const Op *> &hoist, Value *&bound) {
+                        std::vector<const Op *> &hoist, Value *&bound,
+                        bool &inclusive) {
   if (loop.opcode != Opcode::Loop || loop.regions.size() != 3 ||
       loop.operands.size() != 1 || loop.results.size() != 1 ||
       !loop.boolAttr("test_first", false))
@@ -80,9 +82,12 @@ std::string countedForm(const Program &p, const Op &loop,
       cond->operands[0]->isBlockArg())
     return "no loop condition";
   const Op *cmp = cond->operands[0]->def;
-  if (cmp->opcode != Opcode::Cmp || cmp->strAttr("pred") != "lt" ||
-      cmp->operands[0] != test.args[0] || cmp->parent != &test)
-    return "the condition is not counter < bound";
+  if (cmp->opcode != Opcode::Cmp ||
+      (cmp->strAttr("pred") != "lt" && cmp->strAttr("pred") != "le") ||
+      cmp->operands[0] != test.args[0] || cmp->parent != &test ||
+      cmp->operands[1]->type != Type::index())
+    return "the condition is not counter < bound or counter <= bound";
+  inclusive = cmp->strAttr("pred") == "le";
   hoist.clear();
   for (const auto &o : test.ops) {
     if (o.get() == cmp || o.get() == cond)
@@ -144,7 +149,7 @@ void replaceUses(Region &r, const Value *from, Value *to) {
 /// Rewrites `loop` (in its parent block) into the `for` of countedForm.
 /// Returns the `for`.
 Op *rewrite(Program &p, Op &loop, const std::vector<const Op *> &hoist,
-            Value *bound) {
+            Value *bound, bool inclusive) {
   Block &parent = *loop.parent;
   auto at = std::find_if(parent.ops.begin(), parent.ops.end(),
                          [&](const auto &o) { return o.get() == &loop; });
@@ -164,11 +169,24 @@ Op *rewrite(Program &p, Op &loop, const std::vector<const Op *> &hoist,
   }
   for (auto &o : moved)
     parent.ops.insert(parent.ops.begin() + static_cast<long>(pos++), std::move(o));
-  // The for, built at the block's end, then moved to the loop's place.
+  // The for, built at the block's end, then moved to the loop's place
+  // (with `bound + 1` before it for counter <= bound).
   Builder b(p);
   b.setInsertionBlock(&parent);
   b.loc = loop.loc;
   b.origin = loop.origin;
+  if (inclusive) {
+    const size_t before = parent.ops.size();
+    Value *one = b.constInt(1);
+    bound = b.binary(Opcode::Add, bound, one);
+    std::vector<std::unique_ptr<Op>> made;
+    for (size_t k = before; k < parent.ops.size(); ++k)
+      made.push_back(std::move(parent.ops[k]));
+    parent.ops.resize(before);
+    for (auto &o : made)
+      parent.ops.insert(parent.ops.begin() + static_cast<long>(pos++),
+                        std::move(o));
+  }
   Op *f = b.create(Opcode::For, {loop.operands[0], bound}, {});
   f->loc = loop.loc;
   f->origin = loop.origin;
@@ -209,15 +227,16 @@ void intent::passes::countedLoops(Program &p, phys::RemarkSink &sink) {
       Op &loop = *inst.ops[i];
       std::vector<const Op *> hoist;
       Value *bound = nullptr;
+      bool inclusive = false;
       if (loop.opcode != Opcode::Loop ||
-          !countedForm(p, loop, hoist, bound).empty())
+          !countedForm(p, loop, hoist, bound, inclusive).empty())
         continue;
       // Independent iterations: summarized over the body with the counter
       // as the iteration coordinate.
       if (!iterationConflict(p, loop).empty())
         continue;
       const Loc loc = loop.loc;
-      rewrite(p, loop, hoist, bound);
+      rewrite(p, loop, hoist, bound, inclusive);
       sink.remark(loc, "counted-loops: the loop's iterations touch disjoint "
                        "memory and each computes a reduction: a `for` that "
                        "cta-rows may spread over a CTA's threads");
