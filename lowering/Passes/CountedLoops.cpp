@@ -41,18 +41,6 @@ using namespace intent::phys;
 
 namespace {
 
-/// Whether `v` is defined inside `op` (a result of an op nested in it or an
-/// argument of one of its blocks).
-bool definedInside(const Value *v, const Op &op) {
-  const Op *d = v->def ? v->def
-                       : (v->owner && v->owner->parent ? v->owner->parent->parent
-                                                       : nullptr);
-  for (; d; d = d->parentOp())
-    if (d == &op)
-      return true;
-  return false;
-}
-
 /// The counted form of `loop`, or why not: `hoist` the test block's ops
 /// that compute the bound, `bound` the bound, `inclusive` whether the test
 /// is counter <= bound (else counter < bound).

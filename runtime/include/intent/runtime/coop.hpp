@@ -212,44 +212,16 @@ INTENT_HD inline int grid_ctas() {
 #endif
 }
 
-/// Waits until every thread of every CTA of a cooperative launch reached
-/// it; orders their global memory accesses (the CTA barrier's guarantee,
-/// grid-wide). `counter` is a word of kept-zero workspace: each CTA's
-/// thread 0 adds 1 (CTA 0 adds 2^63 - (CTAs - 1)), so the word's top bit
-/// flips once all arrived, and it is zero again after an even number of
-/// barriers (the generated code places an even number). cpu mode: a CTA
-/// barrier (one cooperating CTA).
-INTENT_HD inline void grid_barrier(std::uint64_t *counter) {
-#if defined(__CUDA_ARCH__)
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const unsigned long long top = 1ull << 63;
-    const unsigned long long add =
-        blockIdx.x == 0 ? top - (gridDim.x - 1ull) : 1ull;
-    volatile unsigned long long *word =
-        reinterpret_cast<volatile unsigned long long *>(counter);
-    __threadfence();
-    const unsigned long long old =
-        atomicAdd(reinterpret_cast<unsigned long long *>(counter), add);
-    while (((old ^ *word) & top) == 0) {
-    }
-    __threadfence();
-  }
-  __syncthreads();
-#else
-  (void)counter;
-  detail::hostCtaBarrier();
-#endif
-}
-
-/// Waits until every thread of the `ctas` CTAs of one group reached it: the
-/// CTAs that run one split instance together (docs/passes.md §3, split
-/// rows), all resident at once (a cooperative launch). `counter` is the
-/// group's word of kept-zero workspace, used as grid_barrier uses its word:
-/// the group's `first` CTA adds 2^63 - (ctas - 1), the others 1, so the top
-/// bit flips once all arrived and the word is zero again after an even
-/// number of barriers. A group of one CTA is a CTA barrier (the word is not
-/// touched). cpu mode: a CTA barrier (its groups have one CTA).
+/// Waits until every thread of the `ctas` CTAs of one group reached it and
+/// orders their global memory accesses (the CTA barrier's guarantee, over
+/// the group): the CTAs that run one split instance together, all resident
+/// at once (a cooperative launch; docs/passes.md §3). `counter` is the
+/// group's word of kept-zero workspace: each CTA's thread 0 adds 1, the
+/// group's `first` CTA 2^63 - (ctas - 1), so the word's top bit flips once
+/// all arrived, and it is zero again after an even number of barriers (the
+/// generated code places an even number). A group of one CTA is a CTA
+/// barrier (the word is not touched). cpu mode: a CTA barrier (its groups
+/// have one CTA).
 INTENT_HD inline void group_barrier(std::uint64_t *counter, std::int64_t ctas,
                                     bool first) {
 #if defined(__CUDA_ARCH__)
@@ -275,6 +247,17 @@ INTENT_HD inline void group_barrier(std::uint64_t *counter, std::int64_t ctas,
   (void)ctas;
   (void)first;
   detail::hostCtaBarrier();
+#endif
+}
+
+/// Waits until every thread of every CTA of a cooperative launch reached
+/// it: the group barrier of all of them, CTA 0 first. cpu mode: a CTA
+/// barrier (one cooperating CTA).
+INTENT_HD inline void grid_barrier(std::uint64_t *counter) {
+#if defined(__CUDA_ARCH__)
+  group_barrier(counter, gridDim.x, blockIdx.x == 0);
+#else
+  group_barrier(counter, 1, true);
 #endif
 }
 
