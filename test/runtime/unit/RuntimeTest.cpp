@@ -52,6 +52,9 @@ TEST(Mode, FollowsEnvironment) {
   EXPECT_EQ(rt::mode_name(rt::mode()), Env);
   EXPECT_EQ(rt::stream_handle(), nullptr);
   rt::synchronize(); // A no-op without a GPU.
+  // Host modes count one multiprocessor: mappings sized by it (split rows)
+  // give each row one CTA there.
+  EXPECT_EQ(rt::sm_count(), 1);
 }
 
 TEST(Counters, ReferenceCallsCountAsLaunches) {
