@@ -85,6 +85,21 @@ inline long programsSince() {
 #endif
 }
 
+/// Checks counted so far that failed (expect()).
+inline long &mismatches() {
+  static long Bad = 0;
+  return Bad;
+}
+
+/// A check of a test that runs many: prints "MISMATCH <What> n=<N>" and
+/// counts it when Ok is false (the test exits 1 when mismatches() != 0).
+inline void expect(bool Ok, const char *What, long N) {
+  if (!Ok) {
+    std::printf("MISMATCH %s n=%ld\n", What, N);
+    ++mismatches();
+  }
+}
+
 /// True when one kernel call moved the launch counter by Delta: exactly 1,
 /// or 0 for a build whose calls are not counted (no Intent compiler) unless
 /// INTENT_CHECK_LAUNCHES=1 demands the count.

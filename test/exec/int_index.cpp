@@ -53,14 +53,7 @@ using intent::view;
 
 using support::programsSince;
 
-static long Bad = 0;
-
-static void expect(bool Ok, const char *What, long N) {
-  if (!Ok) {
-    std::printf("MISMATCH %s n=%ld\n", What, N);
-    ++Bad;
-  }
-}
+using support::expect;
 
 /// Parallel kernels launch one program per element (or fewer, widened):
 /// more than one for n >= 2, where a serialized kernel launches one.
@@ -182,6 +175,6 @@ int main() {
   run2d(300, 5);   // lane teams: 256 rows per program
   run2d(300, 300); // the long-row alternative: a CTA per row
   runTooLarge();
-  std::printf("int_index: %s\n", Bad ? "MISMATCH" : "ok");
-  return Bad ? 1 : 0;
+  std::printf("int_index: %s\n", support::mismatches() ? "MISMATCH" : "ok");
+  return support::mismatches() ? 1 : 0;
 }

@@ -83,14 +83,7 @@ namespace ops = intent::ops;
 
 using support::programsSince;
 
-static long Bad = 0;
-
-static void expect(bool Ok, const char *What, long N) {
-  if (!Ok) {
-    std::printf("MISMATCH %s n=%ld\n", What, N);
-    ++Bad;
-  }
-}
+using support::expect;
 
 static void run(long M, long N, std::mt19937 &Rng) {
   std::vector<int> R = support::randomInts(M * N + 1, Rng, -50, 50);
@@ -204,7 +197,7 @@ int main() {
   const long Shapes[][2] = {{3, 0}, {1, 1}, {5, 2}, {9, 33}, {40, 257}, {0, 5}};
   for (const auto &S : Shapes)
     run(S[0], S[1], Rng);
-  if (Bad)
+  if (support::mismatches())
     return 1;
   std::printf("all ok\n");
   return 0;

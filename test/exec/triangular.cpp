@@ -43,14 +43,7 @@ using intent::view;
 
 using support::programsSince;
 
-static long Bad = 0;
-
-static void expect(bool Ok, const char *What, long N) {
-  if (!Ok) {
-    std::printf("MISMATCH %s n=%ld\n", What, N);
-    ++Bad;
-  }
-}
+using support::expect;
 
 static void run(long Rows, long N) {
   std::vector<float> HD(Rows * N + 1);
@@ -100,7 +93,7 @@ int main() {
   for (long N : {0L, 1L, 2L, 7L, 33L, 130L})
     run(N == 0 ? 3 : 2 * N + 1, N);
   run(0, 5); // no rows: every covariance 0
-  if (Bad)
+  if (support::mismatches())
     return 1;
   std::printf("all ok\n");
   return 0;
