@@ -473,17 +473,8 @@ std::string intent::passes::applyCtaRows(Program &p, std::string &what,
   // a row gives at least two CTAs their share.
   if (!p.splitRows && !onlySingle && p.segments.size() == 1 &&
       p.alternativeWhen < 0) {
-    if (std::optional<unsigned> parts =
-            splitRowParts(p, 0, kPhaseThreads)) {
-      using K = LaunchExpr::Kind;
-      LaunchExpr sms;
-      sms.kind = K::SmCount;
-      const unsigned few = p.cmpExpr(
-          "le", p.binaryExpr(K::Mul, p.segments[0].length, p.constExpr(2)),
-          p.addExpr(sms));
-      const unsigned wide = p.cmpExpr("ge", *parts, p.constExpr(2));
-      // few && wide
-      p.alternativeWhen = static_cast<int>(p.selectExpr(few, wide, few));
+    if (std::optional<unsigned> when = splitRowsWhen(p, 0)) {
+      p.alternativeWhen = static_cast<int>(*when);
       p.alternativeKind = Program::AlternativeKind::SplitRows;
     }
   }

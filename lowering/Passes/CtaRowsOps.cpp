@@ -94,6 +94,13 @@ std::optional<unsigned> widestTrips(Program &p, const Op &seg) {
   return widest;
 }
 
+/// The launch expression of the device's multiprocessors.
+unsigned smCountExpr(Program &p) {
+  LaunchExpr sms;
+  sms.kind = LaunchExpr::Kind::SmCount;
+  return p.addExpr(sms);
+}
+
 /// Split rows: the members (or iterations) of its widest distributed op a
 /// split instance's CTA takes at least, 16 per thread of 1024, before
 /// another CTA joins.
@@ -1051,11 +1058,9 @@ std::optional<unsigned> intent::passes::splitRowParts(Program &p,
     return std::nullopt;
   // The CTAs the rows may take: min(sm_count, kGridSlots) / rows (the
   // groups' arrival words and partial slots are kGridSlots each).
-  LaunchExpr sms;
-  sms.kind = K::SmCount;
   const unsigned rows = p.binaryExpr(K::Max, s.length, p.constExpr(1));
   const unsigned room = p.binaryExpr(
-      K::Div, p.binaryExpr(K::Min, p.addExpr(sms), p.constExpr(kGridSlots)),
+      K::Div, p.binaryExpr(K::Min, smCountExpr(p), p.constExpr(kGridSlots)),
       rows);
   const int64_t per = static_cast<int64_t>(threads) * kSplitMembersPerThread;
   const unsigned need = p.binaryExpr(
@@ -1063,6 +1068,22 @@ std::optional<unsigned> intent::passes::splitRowParts(Program &p,
       p.constExpr(per));
   return p.binaryExpr(K::Max, p.binaryExpr(K::Min, room, need),
                       p.constExpr(1));
+}
+
+std::optional<unsigned> intent::passes::splitRowsWhen(Program &p,
+                                                      unsigned segment) {
+  using K = LaunchExpr::Kind;
+  std::optional<unsigned> parts = splitRowParts(p, segment, kPhaseThreads);
+  if (!parts)
+    return std::nullopt;
+  // The rows fill at most half the multiprocessors, a row has two CTAs'
+  // share: few && wide.
+  const unsigned few = p.cmpExpr(
+      "le",
+      p.binaryExpr(K::Mul, p.segments[segment].length, p.constExpr(2)),
+      smCountExpr(p));
+  const unsigned wide = p.cmpExpr("ge", *parts, p.constExpr(2));
+  return p.selectExpr(few, wide, few);
 }
 
 std::string intent::passes::applyCtaRowsOps(Program &p) {

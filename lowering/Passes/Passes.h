@@ -59,6 +59,10 @@ std::string applyCtaRowsOps(phys::Program &p);
 /// launch.
 std::optional<unsigned> splitRowParts(phys::Program &p, unsigned segment,
                                       int threads);
+/// The launch condition of the split-row alternative for segment
+/// `segment` (rows of kPhaseThreads-thread CTAs): 2 x rows <= sm_count and
+/// splitRowParts >= 2; nullopt when the parts are not known at launch.
+std::optional<unsigned> splitRowsWhen(phys::Program &p, unsigned segment);
 
 /// Reductions along an outer axis (ColReduce.cpp): a team segment of 32
 /// instances per CTA, 8 threads per instance and a launch-time number of
