@@ -66,7 +66,8 @@ __attribute__((weak)) void argmax(float *, long long *, const float *,
 __attribute__((weak)) void inclusive_scan(float *, const float *, long long);
 __attribute__((weak)) void segmented_sum(float *, const int *, const float *,
                                          long long, long long);
-__attribute__((weak)) void histogram256(int *, const float *, long long);
+__attribute__((weak)) void histogram_even(int *, const float *, long long,
+                                          long long);
 __attribute__((weak)) void softmax3(float *, const float *, long long,
                                     long long, long long);
 __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
@@ -619,30 +620,33 @@ void benchSegmentedSum(Ctx &C, long long Rows, int Avg) {
   measure(C, "segsum", Shape, Bytes, Ours);
 }
 
-void benchHistogram(Ctx &C) {
+/// NB equal bins over [0, 1) of 2^28 uniform samples (power-of-two bin
+/// counts: x * NB is exact, so CUB's bin arithmetic and ours agree).
+void benchHistogram(Ctx &C, int NB) {
   long long N = C.O.Quick ? (1LL << 22) : (1LL << 28);
   dbuf<float> X(N);
-  dbuf<int> Bins(256);
+  dbuf<int> Bins(NB);
   bench::fillUniform(X.get(), N, C.nextSeed(), 0.0f, 1.0f, C.S);
-  std::vector<long long> Want(256, 0);
+  std::vector<long long> Want(NB, 0);
   {
     std::vector<float> HX = X.download();
+    const float Scale = static_cast<float>(NB);
     for (long long I = 0; I < N; ++I) {
-      int B = static_cast<int>(HX[I] * 256.0f);
-      if (B >= 0 && B < 256)
+      int B = static_cast<int>(HX[I] * Scale);
+      if (B >= 0 && B < NB)
         ++Want[B];
     }
   }
   auto Verify = [&]() -> std::string {
     std::vector<int> Got = Bins.download();
-    for (int B = 0; B < 256; ++B)
+    for (int B = 0; B < NB; ++B)
       if (Got[B] != Want[B])
         return "bin " + std::to_string(B) + ": got " + std::to_string(Got[B]) +
                ", want " + std::to_string(Want[B]);
     return "";
   };
-  double Bytes = N * sizeof(float) + 256.0 * sizeof(int);
-  peers::CubHistogram256 Cub(X.get(), Bins.get(), N);
+  double Bytes = N * sizeof(float) + NB * 1.0 * sizeof(int);
+  peers::CubHistogramEven Cub(X.get(), Bins.get(), N, NB);
   // CUB overwrites the bins: poison them. intent::histogram adds to the
   // bins: clear them (untimed, like the poisoning).
   Variant Peer{"cub::DeviceHistogram::HistogramEven", "peer",
@@ -651,11 +655,13 @@ void benchHistogram(Ctx &C) {
                [&] {
                  BENCH_CK(cudaMemsetAsync(Bins.get(), 0, Bins.bytes(), C.S));
                },
-               [&] { bench_entry::histogram256(Bins.get(), X.get(), N); },
+               [&] { bench_entry::histogram_even(Bins.get(), X.get(), N, NB); },
                Verify,
-               bench_entry::histogram256 ? "" : missingReason(C, "histogram256")};
-  measure(C, "histogram", sizeName(N) + "/256bins", Bytes, Peer);
-  measure(C, "histogram", sizeName(N) + "/256bins", Bytes, Ours);
+               bench_entry::histogram_even ? ""
+                                           : missingReason(C, "histogram_even")};
+  const std::string Shape = sizeName(N) + "/" + std::to_string(NB) + "bins";
+  measure(C, "histogram", Shape, Bytes, Peer);
+  measure(C, "histogram", Shape, Bytes, Ours);
 }
 
 
@@ -1133,7 +1139,9 @@ const std::vector<Benchmark> &benchmarks() {
       {"segsum-avg64", [](Ctx &C) { benchSegmentedSum(C, 1LL << 22, 64); }},
       {"segsum-avg4096",
        [](Ctx &C) { benchSegmentedSum(C, 1LL << 16, 4096); }},
-      {"histogram", benchHistogram},
+      {"histogram-256", [](Ctx &C) { benchHistogram(C, 256); }},
+      {"histogram-2048", [](Ctx &C) { benchHistogram(C, 2048); }},
+      {"histogram-65536", [](Ctx &C) { benchHistogram(C, 65536); }},
       {"softmax3-64x512x1024",
        [](Ctx &C) { benchSoftmax3(C, 64, 512, 1024); }},
       {"softmax3-12x1000x3000",

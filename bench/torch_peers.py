@@ -30,6 +30,8 @@ Times, with the method of the CUDA driver (bench/bench.cu):
            (the target);
   permute3 64x512x1024, 12x1000x3000: out.copy_(x.permute(0, 2, 1)) into a
            preallocated out (the target);
+  histogram 2^28 f32 in [0, 1), 2048 bins: torch.histc (the target; the
+           256 and 65536 bin rows are set against CUB in bench.cu);
   stencil  8192x8192, 6000x3000: the 5-point stencil as one
            torch.nn.functional.conv2d (3x3 cross kernel, padding=1, TF32
            off), copied into a preallocated out (the target).
@@ -417,6 +419,23 @@ def bench_mv2(ctx, rows, cols):
                 lambda: None, run, verify)
 
 
+def bench_histogram(ctx, bins):
+    torch = ctx.torch
+    n = (1 << 22) if ctx.args.quick else (1 << 28)
+    x = ctx.uniform((n,), 0.0, 1.0)
+    # Power-of-two bins: x * bins is exact, as in our kernel and CUB's.
+    want = torch.bincount((x * bins).long().clamp_(0, bins - 1),
+                          minlength=bins).double()
+    nbytes = n * 4.0 + bins * 4.0
+
+    def verify(out):
+        return describe_bad(torch, out.double() != want, out, want)
+
+    ctx.measure("histogram", f"2^{n.bit_length() - 1}/{bins}bins",
+                "torch.histc", "target", nbytes, lambda: None,
+                lambda: torch.histc(x, bins=bins, min=0.0, max=1.0), verify)
+
+
 def bench_colsum(ctx, rows, cols):
     torch = ctx.torch
     if ctx.args.quick:
@@ -654,6 +673,7 @@ def main(argv):
     for b, n, m in [(64, 512, 1024), (12, 1000, 3000)]:
         names.append((f"permute3-{b}x{n}x{m}",
                       lambda b=b, n=n, m=m: bench_permute3(ctx, b, n, m)))
+    names.append(("histogram-2048", lambda: bench_histogram(ctx, 2048)))
     for rows, cols in [(8192, 8192), (6000, 3000)]:
         names.append((f"stencil-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_stencil(ctx, r, c)))

@@ -37,8 +37,8 @@ void inclusive_scan(float *y, const float *x, long long n);
 /// n = offsets[rows] elements.
 void segmented_sum(float *y, const int *offsets, const float *x,
                    long long rows, long long n);
-/// bins[b] += |{i : int(x[i] * 256) == b}| for the 256 bins.
-void histogram256(int *bins, const float *x, long long n);
+/// bins[b] += |{i : int(x[i] * nbins) == b}| for the nbins bins.
+void histogram_even(int *bins, const float *x, long long n, long long nbins);
 /// Softmax over the last axis of a b x r x n row-major tensor.
 void softmax3(float *out, const float *in, long long b, long long r,
               long long n);

@@ -76,16 +76,17 @@ void CubSegmentedSum::run(cudaStream_t S) {
                                            S));
 }
 
-CubHistogram256::CubHistogram256(const float *In, int *Bins, long long N)
-    : In(In), Bins(Bins), N(N) {
+CubHistogramEven::CubHistogramEven(const float *In, int *Bins, long long N,
+                                   int Bins_)
+    : In(In), Bins(Bins), N(N), Levels(Bins_ + 1) {
   BENCH_CK(cub::DeviceHistogram::HistogramEven(nullptr, TempBytes, In, Bins,
-                                               257, 0.0f, 1.0f, asInt(N)));
+                                               Levels, 0.0f, 1.0f, asInt(N)));
   Temp = bench::dbuf<char>(TempBytes ? TempBytes : 1);
 }
 
-void CubHistogram256::run(cudaStream_t S) {
+void CubHistogramEven::run(cudaStream_t S) {
   BENCH_CK(cub::DeviceHistogram::HistogramEven(Temp.get(), TempBytes, In, Bins,
-                                               257, 0.0f, 1.0f, asInt(N), S));
+                                               Levels, 0.0f, 1.0f, asInt(N), S));
 }
 
 } // namespace peers

@@ -84,15 +84,17 @@ private:
 };
 
 /// cub::DeviceHistogram::HistogramEven with 256 equal bins over [0, 1).
-class CubHistogram256 {
+class CubHistogramEven {
 public:
-  CubHistogram256(const float *In, int *Bins, long long N);
+  /// Bins equal bins over [0, 1).
+  CubHistogramEven(const float *In, int *Bins, long long N, int Bins_);
   void run(cudaStream_t S);
 
 private:
   const float *In;
   int *Bins;
   long long N;
+  int Levels;
   bench::dbuf<char> Temp;
   std::size_t TempBytes = 0;
 };

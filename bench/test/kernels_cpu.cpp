@@ -35,7 +35,8 @@ __attribute__((weak)) void argmax(float *, long long *, const float *,
 __attribute__((weak)) void inclusive_scan(float *, const float *, long long);
 __attribute__((weak)) void segmented_sum(float *, const int *, const float *,
                                          long long, long long);
-__attribute__((weak)) void histogram256(int *, const float *, long long);
+__attribute__((weak)) void histogram_even(int *, const float *, long long,
+                                          long long);
 __attribute__((weak)) void softmax3(float *, const float *, long long,
                                     long long, long long);
 __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
@@ -240,17 +241,22 @@ void testSegmentedSum() {
 }
 
 void testHistogram() {
-  if (!bench_entry::histogram256)
-    return missing("histogram256");
-  for (long long N : {0LL, 1LL, 7LL, 1000LL, 100003LL}) {
-    std::vector<float> X = uniform(N, 0, 1);
-    std::vector<int> Bins(256, 0);
-    bool Ok = oneLaunch([&] { bench_entry::histogram256(Bins.data(), X.data(), N); });
-    std::vector<int> Want(256, 0);
-    for (float V : X)
-      ++Want[static_cast<int>(V * 256.0f)];
-    report("histogram256", std::to_string(N).c_str(), Ok && Bins == Want);
-  }
+  if (!bench_entry::histogram_even)
+    return missing("histogram_even");
+  // 65536 bins do not fit shared memory: global atomics.
+  for (long long NB : {256LL, 2048LL, 65536LL})
+    for (long long N : {0LL, 1LL, 7LL, 1000LL, 100003LL}) {
+      std::vector<float> X = uniform(N, 0, 1);
+      std::vector<int> Bins(NB, 0);
+      bool Ok = oneLaunch(
+          [&] { bench_entry::histogram_even(Bins.data(), X.data(), N, NB); });
+      std::vector<int> Want(NB, 0);
+      for (float V : X)
+        ++Want[static_cast<int>(V * static_cast<float>(NB))];
+      report("histogram_even",
+             (std::to_string(N) + "/" + std::to_string(NB)).c_str(),
+             Ok && Bins == Want);
+    }
 }
 
 } // namespace

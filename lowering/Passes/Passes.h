@@ -112,6 +112,18 @@ std::string applyWiden(phys::Program &p, std::string &what);
 std::string applyWidenSegment(phys::Program &p, unsigned segment,
                               std::string &what);
 
+/// Privatized atomics (PrivatizeAtomics.cpp): a parallel segment of a
+/// thread program that updates views only through relaxed add / min / max
+/// atomics whose old value is unused (histograms) becomes a cta program of
+/// CTAs striding over the instances, each accumulating into a copy of those
+/// views in shared memory (sized and chosen per launch) merged into the
+/// views at its end; the program's other groups keep one instance per
+/// thread. applyPrivatizeAtomics returns "" when some group was mapped;
+/// `what` gets each segment's remark (or why it was not mapped).
+void privatizeAtomics(phys::Program &p, phys::RemarkSink &sink);
+std::string applyPrivatizeAtomics(phys::Program &p,
+                                  std::vector<std::string> &what);
+
 /// Atomic scopes (AtomicScopes.cpp, Physical/AtomicScope.h): every atomic
 /// gets the hardware scope that covers its buffer's sharing domain. Runs
 /// after the mapping passes, whose choices can change that domain.

@@ -90,6 +90,8 @@ struct AccessSummary {
   /// or an atomic of another unit, an atomic is an ordinary write.
   bool atomic = false;
   int atomicUnit = -1;
+  /// The merge of a privatized copy into its view (IR.h isPrivatizedMerge).
+  bool merge = false;
   std::string describe() const; ///< e.g. "write to y(i0 + 1)"
   /// A buffer shared by the instances of its group (a kernel-level buffer:
   /// an invocation workspace or the buffer of a single instance); one id

@@ -485,6 +485,23 @@ std::set<int> intent::phys::writtenParams(const Program &p) {
   return written;
 }
 
+bool intent::phys::isPrivatizedMerge(const Program &p, const Op &op) {
+  if (op.opcode != Opcode::Atomic || op.origin.synth.empty() ||
+      op.access.kirOp >= 0)
+    return false;
+  const Value *m = op.memory();
+  if (!m->isBlockArg() || m->owner != &p.body->block || !m->type.isView())
+    return false;
+  const Op *load = op.storedValue()->def;
+  if (!load || load->opcode != Opcode::Load || !load->memory()->def ||
+      load->memory()->def->opcode != Opcode::Alloc)
+    return false;
+  int64_t id = load->memory()->def->intAttr("buffer", -1);
+  return id >= 0 && id < static_cast<int64_t>(p.buffers.size()) &&
+         p.buffers[id].scope == BufferScope::CTAShared &&
+         p.buffers[id].privatizes == static_cast<int>(m->argNo);
+}
+
 bool intent::phys::workspaceKeptZero(const Program &p) {
   for (const Buffer &b : p.buffers)
     if (b.scope == BufferScope::InvocationWorkspace && b.keptZero)

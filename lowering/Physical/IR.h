@@ -312,6 +312,12 @@ struct Buffer {
   /// `shared_offset eK`.
   int sizeExpr = -1;
   int sharedOffsetExpr = -1;
+  /// A CTA-shared copy of view parameter number `privatizes` that the CTA
+  /// updates by atomics in its place and merges into the view at its end
+  /// (privatize-atomics, docs/passes.md §11): the merge's atomics on the
+  /// view implement the KIR atomics the copy's updates stand for. -1: none.
+  /// Printed `privatizes N`.
+  int privatizes = -1;
 };
 
 /// Alignment of every buffer slice in the invocation workspace (the
@@ -706,6 +712,12 @@ bool workspaceZeroed(const Program &p);
 /// atomic of the program writes: two of them never overlap (the aliasing
 /// contract, Conflict.h's mayAlias).
 std::set<int> writtenParams(const Program &p);
+
+/// Whether `op` is the merge of a privatized copy (privatize-atomics): an
+/// atomic a pass synthesized on a view parameter, whose value it loads
+/// from a cta_shared buffer that `privatizes` that parameter. It
+/// implements no KIR atomic by itself: the copy's updates stand for them.
+bool isPrivatizedMerge(const Program &p, const Op &op);
 
 /// True when a workspace buffer is kept zero by the kernel itself
 /// (Buffer::keptZero): the launch asks for workspace_kept_zero instead.

@@ -20,7 +20,7 @@
 //                ('rank' INT | 'size' INT) ('offset' INT)?
 //                'init' ('host' | 'value' NUMBER | 'first_write')
 //                'ownership' OWN 'writers' '[' INT,* ']' 'readers' '[' INT,* ']'
-//                ('sharing' SHARING)? 'kept_zero'?
+//                ('sharing' SHARING)? 'kept_zero'? ('privatizes' INT)?
 //   op       ::= (vals '=')? NAME operands attrs? (':' types)? access? acc?
 //                loc? origin? region*
 //   access   ::= 'access' '(' BOUNDS ',' ACTIVE ')'
@@ -428,6 +428,11 @@ private:
     if (atIdent("kept_zero")) {
       take();
       b.keptZero = true;
+    }
+    if (atIdent("privatizes")) {
+      take();
+      if (!parseInt(b.privatizes))
+        return false;
     }
     prog->buffers.push_back(std::move(b));
     return true;

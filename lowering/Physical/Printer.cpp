@@ -204,6 +204,8 @@ private:
         os << " sharing " << sharingName(b.sharing);
       if (b.keptZero)
         os << " kept_zero";
+      if (b.privatizes >= 0)
+        os << " privatizes " << b.privatizes;
       os << "\n";
     }
   }

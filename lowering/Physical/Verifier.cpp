@@ -894,7 +894,8 @@ private:
     }
     // An access a pass synthesized to a buffer of its own (shared memory,
     // workspace) stands for no KIR access; every other needs its KIR op.
-    if (op.access.kirOp < 0 && !(buffer && !op.origin.synth.empty()))
+    if (op.access.kirOp < 0 && !(buffer && !op.origin.synth.empty()) &&
+        !isPrivatizedMerge(p, op))
       opError("access", op, "has no provenance (KIR op)");
     Type elem = Type::scalar(mt.elem);
     if (isAtomic(op.opcode))

@@ -475,6 +475,10 @@ private:
     if (!op.origin.synth.empty() && op.memory()->type.isBuffer() &&
         info.kirOp < 0)
       return;
+    // The merge of a privatized copy: the copy's updates stand for the KIR
+    // atomics (IR.h isPrivatizedMerge).
+    if (isPrivatizedMerge(p, op))
+      return;
     auto it = info.kirOp < 0 ? kirOps.end() : kirOps.find(info.kirOp);
     if (info.kirOp < 0 || it == kirOps.end()) {
       opError("provenance", op, "names KIR op " + std::to_string(info.kirOp) +

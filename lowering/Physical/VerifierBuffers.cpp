@@ -181,10 +181,27 @@ private:
             "updated by atomics, but its ownership is " +
                 ownershipName(b.ownership).str() + " (expected atomic)");
     }
-    if (!workspace && u.atomics > 0 && b.sharing != Sharing::Instance)
+    const bool shared = b.scope == BufferScope::CTAShared;
+    if (!workspace && u.atomics > 0 &&
+        b.sharing != (shared ? Sharing::CTA : Sharing::Instance))
       error("buffer-ownership", b,
-            "private buffer updated by atomics must record sharing "
-            "instance, not " + sharingName(b.sharing).str());
+            shared ? "a cta_shared buffer updated by atomics must record "
+                     "sharing cta, not " + sharingName(b.sharing).str()
+                   : "private buffer updated by atomics must record sharing "
+                     "instance, not " + sharingName(b.sharing).str());
+    // A privatized copy (privatize-atomics) is CTA-shared memory holding
+    // elements of one view parameter of its element type.
+    if (b.privatizes >= 0) {
+      if (!shared)
+        error("buffer-privatize", b,
+              "only a cta_shared buffer can be a privatized copy of a view");
+      if (b.privatizes >= static_cast<int>(p.params.size()) ||
+          !p.params[b.privatizes].type.isView() ||
+          p.params[b.privatizes].type.elem != b.elem)
+        error("buffer-privatize", b,
+              "privatizes parameter " + std::to_string(b.privatizes) +
+                  ", which is not a view of its element type");
+    }
 
     // Ownership: recorded readers/writers equal the body.
     std::vector<unsigned> r(u.readers.begin(), u.readers.end());

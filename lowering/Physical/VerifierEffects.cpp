@@ -45,6 +45,7 @@ public:
         space.rank = op->results.size();
         bindCoordLimits(op->results.size());
       }
+    bindStridedInstances();
     walk(*seg.regions[0], [&](const Op &op) { bindRegionOp(op); });
     bindChunkElements();
     std::vector<AccessSummary> out;
@@ -110,6 +111,30 @@ private:
           aff.setCoordLimit(k, indexLimit(c.type));
   }
 
+  /// A program that strides over its segment's instances itself
+  /// (privatize-atomics): a `loop` with `dims = N` whose origin is the
+  /// segment's own parallel_for iterates that parallel_for's instances as
+  /// one flat index (the [coverage] check counts them so), each once; the
+  /// `delinearize` of its counter at the top of its body gives the
+  /// instance coordinates.
+  void bindStridedInstances() {
+    walk(*seg.regions[0], [&](const Op &op) {
+      if (op.opcode != Opcode::Loop || op.intAttr("dims", 0) <= 0 ||
+          op.origin.op < 0 || op.origin.op != seg.origin.op ||
+          op.regions.size() != 3)
+        return;
+      const Block &body = op.regions[1]->block;
+      for (const auto &o : body.ops)
+        if (o->opcode == Opcode::Delinearize && !body.args.empty() &&
+            o->operands[0] == body.args[0] &&
+            static_cast<int64_t>(o->results.size()) == op.intAttr("dims")) {
+          for (unsigned k = 0; k < o->results.size(); ++k)
+            aff.setCoord(o->result(k), k);
+          space.rank = o->results.size();
+        }
+    });
+  }
+
   /// A widened segment (Physical/Widen.h): the scalar path's element
   /// indices lie in chunks only this instance owns.
   void bindChunkElements() {
@@ -164,6 +189,7 @@ private:
     a.atomic = isAtomic(op.opcode);
     a.loc = op.loc;
     a.kirOp = op.access.kirOp;
+    a.merge = isPrivatizedMerge(p, op);
     summarizeMemory(p, mem, a);
     for (const Value *c : op.coords())
       a.coords.push_back(aff.of(c));
@@ -237,9 +263,13 @@ void verifyCoverage(const Program &p, const kir::Kernel &k,
     for (const auto &op : r.block.ops) {
       // A pass's store to a buffer of its own (shared memory, workspace)
       // implements no KIR store (docs/physical-ir.md §5.8).
-      const bool own = (op->opcode == Opcode::Store || isAtomic(op->opcode)) &&
-                       !op->origin.synth.empty() &&
-                       op->memory()->type.isBuffer() && op->access.kirOp < 0;
+      // So is the merge of a privatized copy into its view (the copy's
+      // updates stand for the KIR atomics, which the original atomics that
+      // remain for the elements outside the copy implement).
+      const bool own = ((op->opcode == Opcode::Store || isAtomic(op->opcode)) &&
+                        !op->origin.synth.empty() &&
+                        op->memory()->type.isBuffer() && op->access.kirOp < 0) ||
+                       isPrivatizedMerge(p, *op);
       if (!own && (op->opcode == Opcode::Store || isAtomic(op->opcode))) {
         int id = op->access.kirOp;
         int slot = segment ? tileSlot(*segment, decodedIndex(*segment, *op)) : -1;
@@ -418,6 +448,18 @@ void intent::phys::verifyEffects(const Program &p, const kir::Kernel *kernel,
         auto it = topLevelOf.find(a.kirOp);
         a.atomicUnit = it == topLevelOf.end() ? -2 - a.kirOp : it->second;
       }
+    }
+    // The merge of a privatized copy stands for the segment's atomics on
+    // its view: it commutes with them when they are all of one unit.
+    for (AccessSummary &m : acc[g]) {
+      if (!m.merge)
+        continue;
+      std::set<int> units;
+      for (const AccessSummary &a : acc[g])
+        if (a.atomic && !a.merge && a.root == m.root)
+          units.insert(a.atomicUnit);
+      if (units.size() == 1)
+        m.atomicUnit = *units.begin();
     }
   }
   std::vector<std::vector<AccessSummary> *> all;

@@ -20,7 +20,12 @@ using namespace intent::test;
 
 namespace {
 
-Built scatter() { return buildFile("atomics.kir", "scatter_add"); }
+/// The scatter as one instance per thread, each updating y by a global
+/// atomic (privatize-atomics, which gives it a copy per CTA, is
+/// PrivatizeTest's).
+Built scatter() {
+  return buildFile("atomics.kir", "scatter_add", true, {"privatize-atomics"});
+}
 
 TEST(AtomicVerifier, MemoryOrderPresent) {
   Built b = scatter();
