@@ -21,6 +21,14 @@
 
 namespace intent::passes {
 
+/// Device-wide scan (GridScan.cpp): a kernel whose one group is a single
+/// instance running one reassociable forward scan becomes a cooperative
+/// grid of CTAs: each CTA's aggregate over a contiguous run of tiles, a
+/// grid barrier, the aggregates before it folded in order, then its tiles
+/// scanned (in shared memory, warp shuffles) and emitted.
+void gridScan(phys::Program &p, phys::RemarkSink &sink);
+std::string applyGridScan(phys::Program &p, std::string &what);
+
 /// Device-wide single-launch reduction (GridReduce.cpp): a program whose one
 /// segment is a single instance computing a reassociable reduce/argreduce
 /// becomes a cooperative (exec scope cta) program of many CTAs that compute

@@ -16,6 +16,8 @@ using namespace intent::passes;
 namespace {
 
 const PassInfo kPasses[] = {
+    {"grid-scan", gridScan, true,
+     "a single-instance scan on a cooperative grid of CTAs, tiles in order"},
     {"grid-reduce", gridReduce, true,
      "split a single-instance reduction over many CTAs (exec scope cta)"},
     {"counted-loops", countedLoops, true,

@@ -1,0 +1,555 @@
+//===- GridScan.cpp - A device-wide scan on a cooperative grid ------------===//
+//
+// Before: a kernel whose one group is a single instance running a top-level
+// scan (y[k] = x[0] + ... + x[k]; a running maximum; a user combine) runs
+// the scan on one thread: 2^28 floats take seconds.
+//
+// After (docs/passes.md §12): a cooperative grid of G <= 1024 CTAs of 256
+// threads (as many as a 4-tile share each needs, at most the resident ones;
+// a grid barrier needs all of them running). The members are cut into
+// tiles of 2048 (8 per thread); CTA q takes a contiguous run of tiles.
+//
+//   phase A  each tile: the members' values into a shared tile (coalesced),
+//            thread t folds its 8 consecutive ones, an ordered CTA tree
+//            gives the tile's aggregate; the CTA's aggregate is the ordered
+//            fold of its tiles'. Thread 0 publishes it (workspace slot q).
+//   grid barrier
+//   prefix   the ordered fold of slots 0 .. q - 1 (thread t folds 4
+//            consecutive ones, an ordered CTA tree): carry = init + prefix.
+//   grid barrier; thread 0 zeroes slot q (the workspace stays zero)
+//   phase B  each tile: values into the shared tile; thread t scans its 8
+//            in order; warps scan the threads' totals (shuffles, lower
+//            lanes first), warp totals through shared memory; each member's
+//            state = carry + the threads before + its own prefix, written
+//            back to the tile; every thread emits members t, t + 256, ...
+//            (coalesced); carry += the tile's total.
+//
+// Every combine keeps member order (lower members on the left), so a user
+// combine that is only associative is exact; the input is read twice (the
+// two phases), the output written once. The scan must be reassociable
+// (`intent::ordered` scans stay serial), forward, its value region loads
+// and pure code, its emit region pure code and stores at the member's own
+// coordinate of views the value region does not read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/Passes.h"
+
+#include "Physical/Clone.h"
+#include "Physical/Coop.h"
+#include "Physical/CoopBuild.h"
+#include "Physical/Dispatch.h"
+#include "Physical/Structured.h"
+
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+
+namespace {
+
+constexpr int kThreads = 256;
+/// Members per thread and tile.
+constexpr int kPerThread = 8;
+constexpr int64_t kTile = static_cast<int64_t>(kThreads) * kPerThread;
+/// Tiles a CTA takes at least before another joins.
+constexpr int64_t kTilesPerCta = 4;
+/// CTAs at most (the workspace's partial slots).
+constexpr int64_t kSlots = 1024;
+/// Partial slots each thread folds in the prefix (kSlots / kThreads).
+constexpr int64_t kSlotsPerThread = kSlots / kThreads;
+
+using Values = CoopBuilder::Values;
+
+/// Shared-tile index of member slot j: one padding element per 32, so
+/// thread t's 8 consecutive slots fall in different banks.
+Value *padded(CoopBuilder &cb, Value *j) {
+  return cb.add(j, cb.b.binary(Opcode::Div, j, cb.i64(32)));
+}
+
+/// Whether `v` is defined inside op `o` (a value of one of its regions).
+bool inside(const Value *v, const Op &o) {
+  const Op *d = v->def ? v->def
+                       : (v->owner && v->owner->parent ? v->owner->parent->parent
+                                                       : nullptr);
+  for (; d; d = d->parentOp())
+    if (d == &o)
+      return true;
+  return false;
+}
+
+std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
+  if (p.scope != ExecScope::Thread)
+    return "the program is already cooperative";
+  if (p.segments.size() != 1 || !p.segments[0].ordered)
+    return "the kernel is not one single instance";
+  segOp = segmentOp(p, p.segments[0].group);
+  if (!segOp)
+    return "no segment op";
+  for (const Buffer &b : p.buffers)
+    if (b.scope != BufferScope::ExternalView)
+      return "the program allocates buffer " + b.name;
+  const Block &body = segOp->regions[0]->block;
+  scan = nullptr;
+  for (const auto &o : body.ops)
+    if (o->opcode == Opcode::Scan && !scan)
+      scan = o.get();
+  if (!scan)
+    return "the instance has no top-level scan";
+  bool after = false;
+  for (const auto &o : body.ops) {
+    if (o.get() == scan) {
+      after = true;
+      continue;
+    }
+    if (isTerminator(o->opcode))
+      continue;
+    if (o->opcode == Opcode::Scan)
+      return "the instance runs several scans";
+    if (!o->regions.empty() || !isPure(o->opcode) || after)
+      return "the instance does more than its scan";
+  }
+  if (!scan->boolAttr("reassociate"))
+    return "the scan is ordered (intent::ordered): it stays serial";
+  if (scan->strAttr("direction") != "forward")
+    return "the scan runs in reverse";
+  for (const AccComponent &c : scan->acc)
+    if (c.identity == AccComponent::Identity::None)
+      return "the accumulator has no identity";
+  // The value region: loads and pure code; the emit region: pure code and
+  // stores at the member's coordinate of views the value region does not
+  // read.
+  std::set<const Value *> read;
+  bool computes = true;
+  walk(*scan->region(ValueRegion), [&](const Op &o) {
+    if (o.opcode == Opcode::Load && o.memory()->type.isView())
+      read.insert(o.memory());
+    else if (!isPure(o.opcode) && o.opcode != Opcode::If &&
+             o.opcode != Opcode::Yield)
+      computes = false;
+  });
+  if (!computes)
+    return "the scan's value does more than load and compute";
+  const Block &emit = scan->region(OutRegion)->block;
+  const Value *k = emit.args[0];
+  for (const auto &o : emit.ops) {
+    if (isTerminator(o->opcode) || (o->regions.empty() && isPure(o->opcode)))
+      continue;
+    if (o->opcode != Opcode::Store || o->guard() || !o->memory()->type.isView())
+      return "the scan's emit does more than store";
+    if (read.count(o->memory()))
+      return "the scan's emit writes a view its value reads";
+    // One coordinate is the member plus or minus an invariant (y[k],
+    // y[k - lo]); the others are invariant.
+    bool atK = false;
+    for (const Value *c : o->coords()) {
+      const Op *d = c->def;
+      const bool shifted =
+          d && (d->opcode == Opcode::Add || d->opcode == Opcode::Sub) &&
+          ((d->operands[0] == k && !inside(d->operands[1], *scan)) ||
+           (d->opcode == Opcode::Add && d->operands[1] == k &&
+            !inside(d->operands[0], *scan)));
+      if (c == k || shifted)
+        atK = true;
+      else if (inside(c, *scan))
+        return "the scan's emit stores elsewhere than at its member";
+    }
+    if (!atK)
+      return "the scan's emit stores elsewhere than at its member";
+  }
+  for (const AccComponent &c : scan->acc)
+    if (c.type.elem == ScalarKind::Bool ||
+        (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8))
+      return "an accumulator component is not 4 or 8 bytes wide";
+  if (!passes::launchExprOf(const_cast<Program &>(p), memberBegin(*scan)) ||
+      !passes::launchExprOf(const_cast<Program &>(p), memberEnd(*scan)))
+    return "the scan's bounds are not known at launch";
+  return "";
+}
+
+class ScanLowering {
+public:
+  ScanLowering(Program &p, Op &segOp, const Op &scan, unsigned wsId,
+               std::vector<unsigned> tiles, std::vector<unsigned> warps,
+               std::vector<unsigned> results)
+      : p(p), segOp(segOp), scan(scan), cb(p, "grid-scan", scan.loc),
+        fold(cb, map), wsId(wsId), tileIds(std::move(tiles)),
+        warpIds(std::move(warps)), resultIds(std::move(results)) {
+    for (const AccComponent &c : scan.acc)
+      types.push_back(c.type);
+    nc = types.size();
+  }
+
+  void run() {
+    Block &blk = segOp.regions[0]->block;
+    Block old;
+    old.ops = std::move(blk.ops);
+    blk.ops.clear();
+    Builder &b = cb.b;
+    b.setInsertionBlock(&blk);
+    Value *part = blk.args[0];
+    ws = cb.alloc(wsId);
+    for (unsigned c = 0; c < nc; ++c) {
+      tile.push_back(cb.alloc(tileIds[c]));
+      warp.push_back(cb.alloc(warpIds[c]));
+      result.push_back(cb.alloc(resultIds[c]));
+    }
+    tid = cb.cast(cb.threadId(), ScalarKind::I64);
+    lane = cb.cast(cb.laneId(), ScalarKind::I64);
+    Value *ctas = cb.cast(cb.gridCtas(), ScalarKind::I64);
+    // Only the cooperating CTAs run the instance.
+    Op *w = b.create(Opcode::If, {cb.cmp("lt", part, ctas)}, {});
+    Block *then = &b.addRegion(w)->block;
+    Block *otherwise = &b.addRegion(w)->block;
+    b.setInsertionBlock(otherwise);
+    b.yield();
+    b.setInsertionBlock(then);
+    for (const auto &o : old.ops)
+      if (!isTerminator(o->opcode) && &*o != &scan)
+        fold.copy(*o);
+    begin = lookup(map, memberBegin(scan));
+    end = lookup(map, memberEnd(scan));
+    Value *n = b.binary(Opcode::Max, b.binary(Opcode::Sub, end, begin),
+                        cb.i64(0));
+    Value *tiles = b.binary(Opcode::Div, cb.add(n, cb.i64(kTile - 1)),
+                            cb.i64(kTile));
+    Value *per = b.binary(Opcode::Div,
+                          b.binary(Opcode::Sub, cb.add(tiles, ctas), cb.i64(1)),
+                          ctas);
+    Value *first = cb.mul(part, per);
+    Value *last = b.binary(Opcode::Min, cb.add(first, per), tiles);
+
+    // Phase A: the CTA's aggregate, in member order.
+    Values agg = overTiles(first, last, identity(), [&](Value *base,
+                                                        const Values &acc) {
+      loadTile(base);
+      Values mine = identity();
+      for (int i = 0; i < kPerThread; ++i)
+        mine = combine(mine, tileAt(cb.add(cb.mul(tid, cb.i64(kPerThread)),
+                                           cb.i64(i))));
+      Values t = cb.ctaReduce(mine, warp, result, [&] { return identity(); },
+                              combiner(), [](const Values &a) { return a; });
+      return combine(acc, t);
+    });
+    cb.when(cb.cmp("eq", tid, cb.i64(0)), [&] {
+      for (unsigned c = 0; c < nc; ++c)
+        cb.atomic("exch", "relaxed", ws, slot(c, part), cb.toBits(agg[c]));
+    });
+    cb.gridBarrier(ws);
+
+    // The CTAs before this one, in order: thread t folds slots 4t .. 4t + 3
+    // below `part`.
+    Values before = identity();
+    for (int64_t i = 0; i < kSlotsPerThread; ++i) {
+      Value *q = cb.add(cb.mul(tid, cb.i64(kSlotsPerThread)), cb.i64(i));
+      Values theirs = cb.ifThen(cb.cmp("lt", q, part), identity(), [&] {
+        Values v;
+        Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
+        for (unsigned c = 0; c < nc; ++c)
+          v.push_back(cb.fromBits(cb.atomic("add", "relaxed", ws, slot(c, q), zero),
+                                  types[c]));
+        return v;
+      });
+      before = combine(before, theirs);
+    }
+    Values prefix = cb.ctaReduce(before, warp, result, [&] { return identity(); },
+                                 combiner(), [](const Values &a) { return a; });
+    Values carry = prefix;
+    {
+      Values inits;
+      for (const Value *v : accInits(scan))
+        inits.push_back(lookup(map, const_cast<Value *>(v)));
+      carry = combine(inits, prefix);
+    }
+    // Every CTA has read the slots: each zeroes its own (an even number of
+    // grid barriers leaves the arrival counter zero too).
+    cb.gridBarrier(ws);
+    cb.when(cb.cmp("eq", tid, cb.i64(0)), [&] {
+      Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
+      for (unsigned c = 0; c < nc; ++c)
+        cb.atomic("exch", "relaxed", ws, slot(c, part), zero);
+    });
+
+    // Phase B: scan the tiles, emit every member.
+    const bool inclusive = scan.strAttr("kind") != "exclusive";
+    overTiles(first, last, carry, [&](Value *base, const Values &in) {
+      loadTile(base);
+      // Thread t's 8 members in order: their inclusive prefixes.
+      std::vector<Values> local;
+      Values run = identity();
+      for (int i = 0; i < kPerThread; ++i) {
+        run = combine(run, tileAt(cb.add(cb.mul(tid, cb.i64(kPerThread)),
+                                         cb.i64(i))));
+        local.push_back(run);
+      }
+      // The threads before t (exclusive) and the tile's total.
+      Values total;
+      Values before = threadsBefore(run, total);
+      Values start = combine(in, before);
+      for (int i = 0; i < kPerThread; ++i) {
+        Values s = inclusive ? combine(start, local[i])
+                             : (i ? combine(start, local[i - 1]) : start);
+        Value *j = cb.add(cb.mul(tid, cb.i64(kPerThread)), cb.i64(i));
+        for (unsigned c = 0; c < nc; ++c)
+          cb.store(tile[c], padded(cb, j), s[c]);
+      }
+      cb.barrier();
+      // One emit (the KIR store's one implementation), members t, t + 256,
+      // ... of the tile.
+      cb.loop(
+          {tid}, [&](const Values &c) { return cb.cmp("lt", c[0], cb.i64(kTile)); },
+          [&](const Values &c) {
+            Value *k = cb.add(base, c[0]);
+            cb.when(cb.cmp("lt", k, end), [&] {
+              Values s = tileAt(c[0]);
+              Values args = {k};
+              args.insert(args.end(), s.begin(), s.end());
+              fold.inlineRegion(scan, OutRegion, args);
+            });
+            return c;
+          },
+          [&](const Values &c) {
+            return Values{cb.add(c[0], cb.i64(kThreads))};
+          },
+          /*unroll=*/kPerThread);
+      return combine(in, total);
+    });
+    cb.b.yield(); // then
+    b.setInsertionBlock(&blk);
+    for (const auto &o : old.ops)
+      if (isTerminator(o->opcode))
+        cloneOp(b, *o, map);
+  }
+
+private:
+  Program &p;
+  Op &segOp;
+  const Op &scan;
+  CoopBuilder cb;
+  ValueMap map;
+  FoldInliner fold;
+  unsigned wsId;
+  std::vector<unsigned> tileIds, warpIds, resultIds;
+  std::vector<Type> types;
+  unsigned nc = 0;
+  Value *ws = nullptr, *tid = nullptr, *lane = nullptr, *begin = nullptr,
+        *end = nullptr;
+  Values tile, warp, result;
+
+  Values identity() { return fold.identity(scan, types); }
+  Values combine(const Values &lo, const Values &hi) {
+    return fold.combine(scan, lo, hi);
+  }
+  CoopBuilder::Combine combiner() {
+    return [this](const Values &lo, const Values &hi) { return combine(lo, hi); };
+  }
+  Value *slot(unsigned c, Value *q) {
+    return cb.add(cb.i64(1 + static_cast<int64_t>(c) * kSlots), q);
+  }
+  Values tileAt(Value *j) {
+    Values v;
+    for (unsigned c = 0; c < nc; ++c)
+      v.push_back(cb.load(tile[c], padded(cb, j)));
+    return v;
+  }
+
+  /// for tile in [first, last): acc = body(begin + tile * kTile, acc).
+  Values overTiles(Value *first, Value *last, const Values &init,
+                   const std::function<Values(Value *, const Values &)> &body) {
+    Values start = {first};
+    start.insert(start.end(), init.begin(), init.end());
+    Values out = cb.loop(
+        start, [&](const Values &c) { return cb.cmp("lt", c[0], last); },
+        [&](const Values &c) {
+          // The previous tile's readers are done with the shared tile.
+          cb.barrier();
+          Value *base = cb.add(begin, cb.mul(c[0], cb.i64(kTile)));
+          Values acc = body(base, Values(c.begin() + 1, c.end()));
+          Values next = {c[0]};
+          next.insert(next.end(), acc.begin(), acc.end());
+          return next;
+        },
+        [&](const Values &c) {
+          Values next = c;
+          next[0] = cb.add(c[0], cb.i64(1));
+          return next;
+        });
+    return Values(out.begin() + 1, out.end());
+  }
+
+  /// The tile's member values into the shared tile: thread t computes
+  /// members base + t + 256 i (coalesced), the identity past the end.
+  void loadTile(Value *base) {
+    const Value *kArg = scan.region(ValueRegion)->block.args[0];
+    for (int i = 0; i < kPerThread; ++i) {
+      Value *j = cb.add(tid, cb.i64(static_cast<int64_t>(i) * kThreads));
+      Value *k = cb.add(base, j);
+      Values v = cb.branch(cb.cmp("lt", k, end), types, [&] {
+        k->origin = kArg->origin;
+        return fold.inlineRegion(scan, ValueRegion, {k});
+      }, [&] { return identity(); });
+      for (unsigned c = 0; c < nc; ++c)
+        cb.store(tile[c], padded(cb, j), v[c]);
+    }
+    cb.barrier();
+  }
+
+  /// The ordered combine of the totals of the threads before this one
+  /// (exclusive; the identity for thread 0); `total` gets the CTA's.
+  Values threadsBefore(const Values &mine, Values &total) {
+    // Warp inclusive scan, lower lanes first: after offset o, lane l holds
+    // lanes (l - 2o, l] combined in order.
+    Values init = {cb.i32(1)};
+    init.insert(init.end(), mine.begin(), mine.end());
+    Value *lane32 = cb.laneId();
+    Values out = cb.loop(
+        init, [&](const Values &c) { return cb.cmp("lt", c[0], cb.i32(32)); },
+        [&](const Values &c) {
+          Value *o = c[0];
+          Value *src = cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, lane32, o),
+                                   cb.i32(0));
+          Values x(c.begin() + 1, c.end()), y;
+          for (Value *v : x)
+            y.push_back(cb.shuffle(v, src, "idx"));
+          Values s = cb.ifThen(cb.cmp("ge", lane32, o), x,
+                               [&] { return combine(y, x); });
+          Values next = {o};
+          next.insert(next.end(), s.begin(), s.end());
+          return next;
+        },
+        [&](const Values &c) {
+          Values next = c;
+          next[0] = cb.b.binary(Opcode::Shl, c[0], cb.i32(1));
+          return next;
+        });
+    Values incl(out.begin() + 1, out.end());
+    // The lanes before this one: lane l - 1's inclusive value.
+    Values up;
+    Value *prev = cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, lane32, cb.i32(1)),
+                              cb.i32(0));
+    for (Value *v : incl)
+      up.push_back(cb.shuffle(v, prev, "idx"));
+    Values inWarp = cb.ifThen(cb.cmp("gt", lane32, cb.i32(0)), identity(),
+                              [&] { return up; });
+    // Warp totals through shared memory, then each thread folds the warps
+    // before its own (and all of them for the tile's total).
+    Value *wid = cb.cast(cb.warpId(), ScalarKind::I64);
+    cb.when(cb.cmp("eq", lane, cb.i64(31)), [&] {
+      for (unsigned c = 0; c < nc; ++c)
+        cb.store(warp[c], wid, incl[c]);
+    });
+    cb.barrier();
+    Values before = identity(), all = identity();
+    for (int64_t w = 0; w < kThreads / 32; ++w) {
+      Values tw;
+      for (unsigned c = 0; c < nc; ++c)
+        tw.push_back(cb.load(warp[c], cb.i64(w)));
+      before = cb.ifThen(cb.cmp("lt", cb.i64(w), wid), before,
+                         [&] { return combine(before, tw); });
+      all = combine(all, tw);
+    }
+    // The warp slots are read before the next tile writes them (the
+    // barrier after the tile is stored back).
+    total = all;
+    return combine(before, inWarp);
+  }
+};
+
+} // namespace
+
+std::string intent::passes::applyGridScan(Program &p, std::string &what) {
+  Op *segOp = nullptr;
+  const Op *scan = nullptr;
+  std::string why = rejection(p, segOp, scan);
+  if (!why.empty())
+    return why;
+  using K = LaunchExpr::Kind;
+  const unsigned group = p.segments[0].group;
+  const unsigned b = *passes::launchExprOf(p, memberBegin(*scan));
+  const unsigned e = *passes::launchExprOf(p, memberEnd(*scan));
+  const unsigned n =
+      p.binaryExpr(K::Max, p.binaryExpr(K::Sub, e, b), p.constExpr(0));
+  const int64_t per = kTile * kTilesPerCta;
+  const unsigned count = p.binaryExpr(
+      K::Min,
+      p.binaryExpr(K::Max,
+                   p.binaryExpr(K::Div, p.binaryExpr(K::Add, n, p.constExpr(per - 1)),
+                                p.constExpr(per)),
+                   p.constExpr(1)),
+      p.constExpr(kSlots));
+  resizeSegment(p, 0, count);
+
+  std::vector<Type> types;
+  for (const AccComponent &c : scan->acc)
+    types.push_back(c.type);
+  auto record = [&](const std::string &name, BufferScope scope, ScalarKind elem,
+                    int64_t size) -> Buffer & {
+    Buffer buf;
+    buf.id = p.buffers.size();
+    buf.name = name;
+    buf.scope = scope;
+    buf.elem = elem;
+    buf.rank = 1;
+    buf.size = size;
+    buf.origin = scan->origin;
+    p.buffers.push_back(buf);
+    return p.buffers.back();
+  };
+  const unsigned wsId = p.buffers.size();
+  {
+    // Word 0 the grid barrier's arrival counter, word 1 + c * 1024 + q
+    // component c of CTA q's aggregate; every access an atomic, and the
+    // kernel leaves it zero.
+    Buffer &ws = record("scan_partials", BufferScope::InvocationWorkspace,
+                        ScalarKind::U64,
+                        1 + static_cast<int64_t>(types.size()) * kSlots);
+    ws.workspaceOffset = 0;
+    ws.keptZero = true;
+    ws.init = InitMode::Value;
+    ws.initValue = 0;
+    ws.ownership = Ownership::Atomic;
+    ws.sharing = Sharing::Launch;
+    ws.writerGroups = {group};
+  }
+  std::vector<unsigned> tiles, warps, results;
+  for (unsigned c = 0; c < types.size(); ++c) {
+    const std::string sfx = std::to_string(c);
+    for (auto [ids, name, size] :
+         {std::tuple{&tiles, "scan_tile", kTile + kTile / 32},
+          std::tuple{&warps, "scan_warp", int64_t(32)},
+          std::tuple{&results, "scan_result", int64_t(1)}}) {
+      ids->push_back(p.buffers.size());
+      Buffer &s = record(std::string(name) + sfx, BufferScope::CTAShared,
+                         types[c].elem, size);
+      s.init = InitMode::FirstWrite;
+      s.ownership = Ownership::Private;
+      s.writerGroups = {group};
+      s.readerGroups = {group};
+    }
+  }
+  p.scope = ExecScope::CTA;
+  p.ctaThreads = kThreads;
+  layoutSharedBuffers(p);
+  const std::string kind = scan->strAttr("kind");
+  ScanLowering(p, *segOp, *scan, wsId, tiles, warps, results).run();
+  what = "grid-scan: the " + kind +
+         " scan runs on a cooperative grid of " + p.exprToString(count) +
+         " CTAs of " + std::to_string(kThreads) + " threads (at most the "
+         "resident ones), tiles of " + std::to_string(kTile) +
+         " members in order: each CTA's aggregate, a grid barrier, the "
+         "aggregates before it, then its tiles scanned and emitted";
+  return "";
+}
+
+void intent::passes::gridScan(Program &p, phys::RemarkSink &sink) {
+  std::string what, why = applyGridScan(p, what);
+  if (why.empty()) {
+    sink.remark(p.segments[0].loc, what);
+    return;
+  }
+  // Only a single instance with a scan is a candidate.
+  if (why.find("scan") != std::string::npos &&
+      why.find("no top-level scan") == std::string::npos &&
+      !p.segments.empty())
+    sink.remark(p.segments[0].loc, "grid-scan: not applied: " + why);
+}

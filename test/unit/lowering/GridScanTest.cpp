@@ -1,0 +1,187 @@
+//===- GridScanTest.cpp - grid-scan against the KIR interpreter -----------===//
+//
+// Device-wide scans mapped by grid-scan (test/lit/emit/grid_scan.kir): the
+// physical interpreter runs the cooperative program (its one CTA takes
+// every tile in order: CTAs run one at a time here, as in cpu mode, so
+// grid_ctas is 1), with real barriers, shuffles, shared memory and the race
+// check, in forward and shuffled order; the views must equal the KIR
+// interpreter's and a serial C++ reference bit for bit (integers, a user
+// combine that is not commutative, exact double sums). Sizes 0, 1, a
+// tile's edge +-1, several tiles. A dropped barrier is a reported race.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DiffHarness.h"
+
+#include "Physical/IR.h"
+
+using namespace intent;
+using namespace intent::test;
+using kir::ScalarKind;
+
+namespace {
+
+std::unique_ptr<kir::Module> scanModule() {
+  std::string err;
+  auto m = kir::parseModule(readFile(litFile("emit", "grid_scan.kir")),
+                            "grid_scan.kir", err);
+  EXPECT_TRUE(m) << err;
+  return m;
+}
+
+const kir::Kernel &named(const kir::Module &m, const std::string &name) {
+  for (const auto &k : m.kernels)
+    if (k->name == name)
+      return *k;
+  ADD_FAILURE() << "no kernel " << name;
+  return *m.kernels[0];
+}
+
+ArgSpec ints(ScalarKind k, int64_t n, int64_t lo, int64_t hi) {
+  ArgSpec a = ArgSpec::view(k, {n});
+  a.gen = [k, lo, hi](std::mt19937_64 &rng) {
+    int64_t v = lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1));
+    return kir::Type::scalar(k).isFloat()
+               ? interp::Scalar::ofFloat(k, static_cast<double>(v) / 8.0)
+               : interp::Scalar::ofInt(k, v);
+  };
+  return a;
+}
+
+const int64_t Sizes[] = {0, 1, 2047, 2048, 2049, 5000};
+
+bool mapped(const kir::Kernel &k) {
+  PipelineResult r = runPipeline(k, {});
+  return r.ok() && r.program->scope == phys::ExecScope::CTA;
+}
+
+} // namespace
+
+TEST(GridScan, MapsReassociableScansOnly) {
+  auto m = scanModule();
+  for (const char *k : {"prefix_i64", "exclusive_i32", "prefix_f32",
+                        "running_max", "compose", "count_sum"})
+    EXPECT_TRUE(mapped(named(*m, k))) << k;
+  for (const char *k : {"ordered_prefix", "in_place"})
+    EXPECT_FALSE(mapped(named(*m, k))) << k;
+}
+
+TEST(GridScan, InclusiveAndExclusiveIntegerSums) {
+  auto m = scanModule();
+  for (int64_t n : Sizes) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I64, {n}),
+                              ints(ScalarKind::I32, n, -1000, 1000)};
+    auto ref = [n](Memory &mem) {
+      int64_t *y = mem.as<int64_t>(0);
+      const int32_t *x = mem.as<int32_t>(1);
+      int64_t s = 5;
+      for (int64_t k = 0; k < n; ++k)
+        y[k] = s += x[k];
+    };
+    runDifferential(named(*m, "prefix_i64"), a, ref, n + 1);
+    std::vector<ArgSpec> b = {ArgSpec::view(ScalarKind::I32, {n}),
+                              ints(ScalarKind::I32, n, -1000, 1000)};
+    auto refEx = [n](Memory &mem) {
+      int32_t *y = mem.as<int32_t>(0);
+      const int32_t *x = mem.as<int32_t>(1);
+      int32_t s = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        y[k] = s;
+        s += x[k];
+      }
+    };
+    runDifferential(named(*m, "exclusive_i32"), b, refEx, n + 2);
+  }
+}
+
+TEST(GridScan, UserCombineKeepsMemberOrder) {
+  auto m = scanModule();
+  for (int64_t n : Sizes) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::U32, {n}),
+                              ints(ScalarKind::U32, n, 0, 0xffff),
+                              ints(ScalarKind::U32, n, 0, 0xffff)};
+    auto ref = [n](Memory &mem) {
+      uint32_t *h = mem.as<uint32_t>(0);
+      const uint32_t *as = mem.as<uint32_t>(1), *bs = mem.as<uint32_t>(2);
+      uint32_t pa = 1, pb = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        pb = as[k] * pb + bs[k];
+        pa = pa * as[k];
+        h[k] = pa + pb;
+      }
+    };
+    runDifferential(named(*m, "compose"), a, ref, n + 3);
+  }
+}
+
+TEST(GridScan, StructStateAndRunningMaxOverASubRange) {
+  auto m = scanModule();
+  for (int64_t n : Sizes) {
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I64, {n}),
+                              ArgSpec::view(ScalarKind::F64, {n}),
+                              ints(ScalarKind::F64, n, -800, 800)};
+    auto ref = [n](Memory &mem) {
+      int64_t *c = mem.as<int64_t>(0);
+      double *s = mem.as<double>(1);
+      const double *x = mem.as<double>(2);
+      int64_t cnt = 0;
+      double sum = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        c[k] = cnt += x[k] > 0;
+        s[k] = sum += x[k];
+      }
+    };
+    runDifferential(named(*m, "count_sum"), a, ref, n + 4);
+    const int64_t lo = n / 3;
+    std::vector<ArgSpec> b = {ArgSpec::view(ScalarKind::F32, {n - lo}),
+                              ints(ScalarKind::F32, n, -800, 800),
+                              ArgSpec::i64(lo), ArgSpec::i64(n)};
+    auto refMax = [n, lo](Memory &mem) {
+      float *y = mem.as<float>(0);
+      const float *x = mem.as<float>(1);
+      float best = -1e30f;
+      for (int64_t k = lo; k < n; ++k)
+        y[k - lo] = best = std::max(best, x[k] * 2.0f);
+    };
+    runDifferential(named(*m, "running_max"), b, refMax, n + 5);
+  }
+}
+
+TEST(GridScan, ADroppedBarrierIsARace) {
+  // Each CTA barrier that follows stores to a shared buffer (the tile's
+  // values, the states written back; the trees' partials are stored
+  // inside an `if`) is dropped in turn: the interpreter reports the
+  // shared-memory race (or the read of an element not yet written).
+  auto m = scanModule();
+  int tried = 0;
+  for (int drop = 0;; ++drop) {
+    PipelineResult r = runPipeline(named(*m, "prefix_i64"), {});
+    ASSERT_TRUE(r.ok());
+    int seen = 0;
+    bool dropped = false;
+    phys::walkMutable(*r.program->body, [&](phys::Op &op) {
+      for (const auto &reg : op.regions) {
+        auto &ops = reg->block.ops;
+        for (auto it = ops.begin(); !dropped && it != ops.end(); ++it)
+          if ((*it)->opcode == phys::Opcode::Barrier &&
+              (*it)->strAttr("scope") == "cta" && it != ops.begin() &&
+              (*std::prev(it))->opcode == phys::Opcode::Store &&
+              seen++ == drop) {
+            ops.erase(it);
+            dropped = true;
+            return;
+          }
+      }
+    });
+    if (!dropped)
+      break;
+    ++tried;
+    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I64, {3000}),
+                              ints(ScalarKind::I32, 3000, -9, 9)};
+    Memory mem = makeMemory(a, 7);
+    interp::PhysRunResult pr =
+        interp::runProgram(*r.program, intent::test::bind(a, mem));
+    EXPECT_FALSE(pr.ok) << "barrier " << drop;
+  }
+  EXPECT_EQ(tried, 3); // phase A's tile, phase B's tile, the states
+}
