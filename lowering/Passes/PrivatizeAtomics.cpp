@@ -67,6 +67,11 @@ constexpr int kDepth = 4;
 /// Shared-memory bytes of a CTA's private copies, at most (the default
 /// dynamic shared memory limit, so 4 CTAs of 256 threads stay resident).
 constexpr int64_t kMaxSharedBytes = 48 * 1024;
+/// Copies per CTA at most: warp w updates copy w % R, so the warps of a
+/// CTA collide on one address R times less often (few bins, many samples
+/// per bin); R as many as fit kCopyBytes.
+constexpr int64_t kMaxCopies = 8;
+constexpr int64_t kCopyBytes = 16 * 1024;
 
 /// The atomic kinds a CTA copy can accumulate: commutative and
 /// associative, with an identity (floating min/max propagate NaN, which
@@ -86,6 +91,7 @@ struct Target {
   unsigned elements = 0; ///< launch expr: product of its extents
   unsigned buffer = 0;
   unsigned sizeExpr = 0; ///< elements when the copies fit, else 0
+  unsigned sharedExpr = 0; ///< the buffer's elements: R copies of sizeExpr
 };
 
 bool usedAnywhere(const Program &p, const Value *v) {
@@ -211,9 +217,10 @@ class Privatizer {
 public:
   Privatizer(Program &p, Op &segOp, std::vector<Target> &targets,
              unsigned instances, std::vector<unsigned> extents,
-             unsigned programs, unsigned fits)
+             unsigned programs, unsigned fits, unsigned copies)
       : p(p), segOp(segOp), targets(targets), instances(instances),
         extents(std::move(extents)), programs(programs), fits(fits),
+        copies(copies),
         cb(p, "privatize-atomics", segOp.loc) {}
 
   void run() {
@@ -233,9 +240,14 @@ public:
     Value *T = cb.i64(kThreads);
     Value *N = b.launchValue(instances);
     fitsV = b.launchValue(fits);
+    copiesV = b.launchValue(copies);
+    Value *myCopy = b.binary(Opcode::Rem, cb.cast(cb.warpId(), ScalarKind::I64),
+                             copiesV);
     for (Target &tg : targets) {
       allocs.push_back(cb.alloc(tg.buffer));
       sizes.push_back(b.launchValue(tg.sizeExpr));
+      totals.push_back(b.launchValue(tg.sharedExpr));
+      mineAt.push_back(cb.mul(myCopy, sizes.back()));
       identities.push_back(
           cb.constant(*combinerIdentity(combinerOf(tg.kind), tg.elem),
                       Type::scalar(tg.elem)));
@@ -245,7 +257,7 @@ public:
       cloneOp(b, *o, base);
 
     for (unsigned k = 0; k < targets.size(); ++k)
-      strided(t, sizes[k], T, [&](Value *j) {
+      strided(t, totals[k], T, [&](Value *j) {
         cb.store(allocs[k], j, identities[k]);
       });
     cb.barrier();
@@ -296,9 +308,47 @@ public:
 
     for (unsigned k = 0; k < targets.size(); ++k) {
       const Target &tg = targets[k];
-      strided(t, sizes[k], T, [&](Value *j) {
-        Value *v = cb.load(allocs[k], j);
-        cb.when(cb.cmp("ne", v, identities[k]), [&] {
+      // Adds, and min / max of integers, fold the copies into copy 0;
+      // float min / max (NaN propagates) merge each copy by itself.
+      const bool foldCopies =
+          tg.kind == "add" || !kir::Type::scalar(tg.elem).isFloat();
+      const Opcode op = tg.kind == "add"   ? Opcode::Add
+                        : tg.kind == "min" ? Opcode::Min
+                                           : Opcode::Max;
+      strided(t, sizes[k], T, [&](Value *j0) {
+        CoopBuilder::Values acc = {cb.i64(foldCopies ? 1 : 0)};
+        if (foldCopies)
+          acc.push_back(cb.load(allocs[k], j0));
+        Value *j = j0;
+        CoopBuilder::Values after = cb.loop(
+            acc, [&](const CoopBuilder::Values &c) { return cb.cmp("lt", c[0], copiesV); },
+            [&](const CoopBuilder::Values &c) {
+              Value *x = cb.load(allocs[k], cb.add(j0, cb.mul(c[0], sizes[k])));
+              if (foldCopies)
+                return CoopBuilder::Values{c[0], b.binary(op, c[1], x)};
+              merge(tg, k, j0, x);
+              return c;
+            },
+            [&](const CoopBuilder::Values &c) {
+              CoopBuilder::Values n = c;
+              n[0] = cb.add(c[0], cb.i64(1));
+              return n;
+            });
+        if (!foldCopies)
+          return;
+        cb.store(allocs[k], j, after[1]);
+        merge(tg, k, j, cb.load(allocs[k], j));
+      });
+    }
+    b.yield();
+    finishAccesses(r);
+  }
+
+  /// `atomic V[delinearize(j)], v` when v is not the identity (v loaded
+  /// from the copy: the merge of IR.h isPrivatizedMerge).
+  void merge(const Target &tg, unsigned k, Value *j, Value *v) {
+    Builder &b = cb.b;
+    cb.when(cb.cmp("ne", v, identities[k]), [&] {
           std::vector<Value *> exts;
           for (int d = 0; d < tg.rank; ++d) {
             Op *e = b.create(Opcode::Extent, {const_cast<Value *>(tg.view)},
@@ -317,10 +367,10 @@ public:
           a->setAttr("order", std::string("relaxed"));
           a->access.bounds = Bounds::Assumed;
           a->access.active = ActiveSet::Thread;
-        });
-      });
-    }
-    b.yield();
+    });
+  }
+
+  void finishAccesses(Region *r) {
     // Every access of the new region is each thread's own; a proof of
     // bounds over the old coordinates does not carry over.
     walkMutable(*r, [](Op &o) {
@@ -339,8 +389,10 @@ private:
   std::vector<Target> &targets;
   unsigned instances;
   std::vector<unsigned> extents;
-  unsigned programs, fits;
+  unsigned programs, fits, copies;
   CoopBuilder cb;
+  Value *copiesV = nullptr;
+  std::vector<Value *> totals, mineAt;
   Value *fitsV = nullptr;
   std::vector<Value *> allocs, sizes, identities;
 
@@ -555,6 +607,7 @@ private:
     if (!lin)
       lin = cb.i64(0);
     Value *x = lookup(map, o.storedValue());
+    lin = cb.add(lin, mineAt[k]);
     Op *branch = cb.b.create(Opcode::If, {inside}, {});
     Block *saved = cb.b.block;
     cb.b.setInsertionBlock(&cb.b.addRegion(branch)->block);
@@ -629,6 +682,13 @@ std::string privatizeSegment(Program &p, unsigned index, Op *segOp,
       p.cmpExpr("le", bytes, p.constExpr(kMaxSharedBytes)),
       p.cmpExpr("ge", instances, elements), p.cmpExpr("ne", p.constExpr(0),
                                                        p.constExpr(0)));
+  // R copies: as many as kCopyBytes hold, 1 .. kMaxCopies.
+  const unsigned copies = p.binaryExpr(
+      K::Max,
+      p.binaryExpr(K::Min, p.constExpr(kMaxCopies),
+                   p.binaryExpr(K::Div, p.constExpr(kCopyBytes),
+                                p.binaryExpr(K::Max, bytes, p.constExpr(16)))),
+      p.constExpr(1));
   LaunchExpr sms;
   sms.kind = K::SmCount;
   unsigned wanted = p.binaryExpr(
@@ -650,9 +710,9 @@ std::string privatizeSegment(Program &p, unsigned index, Op *segOp,
     b.elem = t.elem;
     b.rank = 1;
     b.size = 0;
-    b.sizeExpr = static_cast<int>(
-        p.selectExpr(fits, t.elements, p.constExpr(0)));
-    t.sizeExpr = static_cast<unsigned>(b.sizeExpr);
+    t.sizeExpr = p.selectExpr(fits, t.elements, p.constExpr(0));
+    t.sharedExpr = p.binaryExpr(K::Mul, t.sizeExpr, copies);
+    b.sizeExpr = static_cast<int>(t.sharedExpr);
     b.init = InitMode::FirstWrite;
     b.ownership = Ownership::Private;
     b.sharing = Sharing::CTA;
@@ -666,7 +726,7 @@ std::string privatizeSegment(Program &p, unsigned index, Op *segOp,
   seg.extents = {count};
   resizeSegment(p, index, count);
   layoutSharedBuffers(p);
-  Privatizer(p, *segOp, targets, instances, extents, count, fits).run();
+  Privatizer(p, *segOp, targets, instances, extents, count, fits, copies).run();
 
   std::string names;
   for (const Target &t : targets)
