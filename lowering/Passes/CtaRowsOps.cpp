@@ -541,6 +541,11 @@ Op *RowLowering::copy(const Op &op, bool distributed) {
     if (c->access.bounds == Bounds::Proven)
       c->access.bounds = Bounds::Assumed;
   }
+  // A team segment (the split form) is a distributed region: a load every
+  // thread makes at one address (`all`) is each thread's own there, the
+  // same load (a fuzz program's instance-level load before its reduce).
+  if (split && op.opcode == Opcode::Load && c->access.active == ActiveSet::All)
+    c->access.active = ActiveSet::Thread;
   for (unsigned i = 0; i < op.results.size(); ++i) {
     c->results[i]->name = op.results[i]->name;
     c->results[i]->origin = op.results[i]->origin;

@@ -155,6 +155,8 @@ std::string rejection(const Program &p, unsigned &index, Op *&segOp,
                       Op *&target) {
   if (p.scope != ExecScope::Thread)
     return "the program is already cooperative";
+  if (p.segments.empty())
+    return "the kernel does no work";
   for (const Buffer &b : p.buffers)
     if (b.scope == BufferScope::InvocationWorkspace)
       return "the program already uses the invocation workspace (local "

@@ -41,6 +41,7 @@
 #include "Physical/Dispatch.h"
 #include "Physical/Structured.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace intent;
@@ -74,6 +75,18 @@ bool inside(const Value *v, const Op &o) {
                                                        : nullptr);
   for (; d; d = d->parentOp())
     if (d == &o)
+      return true;
+  return false;
+}
+
+/// Whether `v` depends on an argument of `blk` (through ops inside `o`).
+bool dependsOnArgs(const Value *v, const Block &blk, const Op &o) {
+  if (!v->def)
+    return std::find(blk.args.begin(), blk.args.end(), v) != blk.args.end();
+  if (!inside(v, o))
+    return false;
+  for (const Value *x : v->def->operands)
+    if (dependsOnArgs(x, blk, o))
       return true;
   return false;
 }
@@ -125,7 +138,9 @@ std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
     if (o.opcode == Opcode::Load && o.memory()->type.isView())
       read.insert(o.memory());
     else if (!isPure(o.opcode) && o.opcode != Opcode::If &&
-             o.opcode != Opcode::Yield)
+             o.opcode != Opcode::Loop && o.opcode != Opcode::For &&
+             o.opcode != Opcode::Yield && o.opcode != Opcode::Condition &&
+             o.opcode != Opcode::Break && o.opcode != Opcode::Continue)
       computes = false;
   });
   if (!computes)
@@ -141,17 +156,20 @@ std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
       return "the scan's emit writes a view its value reads";
     // One coordinate is the member plus or minus an invariant (y[k],
     // y[k - lo]); the others are invariant.
+    auto invariant = [&](const Value *v) {
+      return !dependsOnArgs(v, emit, *scan);
+    };
     bool atK = false;
     for (const Value *c : o->coords()) {
       const Op *d = c->def;
       const bool shifted =
           d && (d->opcode == Opcode::Add || d->opcode == Opcode::Sub) &&
-          ((d->operands[0] == k && !inside(d->operands[1], *scan)) ||
+          ((d->operands[0] == k && invariant(d->operands[1])) ||
            (d->opcode == Opcode::Add && d->operands[1] == k &&
-            !inside(d->operands[0], *scan)));
+            invariant(d->operands[0])));
       if (c == k || shifted)
         atK = true;
-      else if (inside(c, *scan))
+      else if (!invariant(c))
         return "the scan's emit stores elsewhere than at its member";
     }
     if (!atK)

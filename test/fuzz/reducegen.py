@@ -238,11 +238,38 @@ def reduce_group(kg, o):
     return lines + ["  });"]
 
 
-def scan_group(kg, o):
-    """parallel_for over the rows of o; each row is one scan whose emit writes
-    element (i, k)."""
+def toplevel_scan(kg, o):
+    """One scan at kernel level along row 0 of o, its emit writing o(0, k)
+    (a single-group kernel of it runs on a cooperative grid: grid-scan)."""
     r = kg.r
     ty = o.cty
+    op, (init, comb) = combine(kg, ty)
+    while op == "struct":
+        op, (init, comb) = combine(kg, ty)
+    n1 = f"{o.name}.extent(1)"
+    dom = n1 if r.random() < 0.6 else f"intent::range{{0, {n1}}}"
+    val = summary(kg, ty, max(o.extents[1] - 1, 0))
+    k, p = kg.fresh("k"), kg.fresh("p")
+    kind = r.choice(["inclusive", "exclusive"])
+    dirn = "forward" if r.random() < 0.8 else "reverse"
+    tail = ""
+    if kind != "inclusive" or dirn != "forward" or r.random() < 0.5:
+        tail = f", intent::scan_kind::{kind}"
+        if dirn != "forward":
+            tail += f", intent::direction::{dirn}"
+    return [f"  intent::scan({dom}, {init}, {comb},",
+            f"               {val},",
+            f"               [&](index {k}, {CTYPE[ty]} {p}) {{ {o.name}(0, {k}) = {p}; }}"
+            f"{tail});"]
+
+
+def scan_group(kg, o):
+    """parallel_for over the rows of o; each row is one scan whose emit writes
+    element (i, k) (or, sometimes, one kernel-level scan along row 0)."""
+    r = kg.r
+    ty = o.cty
+    if o.extents[0] >= 1 and r.random() < 0.25:
+        return toplevel_scan(kg, o)
     saved = kg.enter_lambda()
     (i0,) = kg.coords(o.extents[:1])
     lines = [kg.parallel("  ", [f"{o.name}.extent(0)"], [i0])] + kg.block(2, 3, 1)
