@@ -27,21 +27,7 @@ using kir::ScalarKind;
 
 namespace {
 
-std::unique_ptr<kir::Module> phasesModule() {
-  std::string err;
-  auto m = kir::parseModule(readFile(litFile("construction", "phases.kir")),
-                            "phases.kir", err);
-  EXPECT_TRUE(m) << err;
-  return m;
-}
-
-const kir::Kernel &named(const kir::Module &m, const std::string &name) {
-  for (const auto &k : m.kernels)
-    if (k->name == name)
-      return *k;
-  ADD_FAILURE() << "no kernel @" << name;
-  return *m.kernels[0];
-}
+std::unique_ptr<kir::Module> phasesModule() { return litModule("construction", "phases.kir"); }
 
 unsigned countOps(const phys::Program &p, phys::Opcode opc) {
   unsigned n = 0;
@@ -106,7 +92,7 @@ TEST(CtaPhases, ParallelForThenReductionThenParallelFor) {
   auto m = phasesModule();
   ASSERT_TRUE(m);
   for (int64_t n : kSizes)
-    compareRuns(named(*m, "sum_then_use"),
+    compareRuns(kernelNamed(*m, "sum_then_use"),
                 {ArgSpec::view(ScalarKind::I64, {n}),
                  ArgSpec::view(ScalarKind::I64, {n}),
                  ArgSpec::view(ScalarKind::I32, {n})},
@@ -118,7 +104,7 @@ TEST(CtaPhases, ArgReductionLeaderStoresThenAPhaseReadingThem) {
   auto m = phasesModule();
   ASSERT_TRUE(m);
   for (int64_t n : kSizes)
-    compareRuns(named(*m, "nearest_then_shift"),
+    compareRuns(kernelNamed(*m, "nearest_then_shift"),
                 {ArgSpec::view(ScalarKind::I64, {n}),
                  ArgSpec::view(ScalarKind::I64, {2}),
                  ArgSpec::view(ScalarKind::I64, {n}),
@@ -131,7 +117,7 @@ TEST(CtaPhases, TwoDimensionalPhasesReadingTheTranspose) {
   ASSERT_TRUE(m);
   for (auto [r, c] : std::vector<std::pair<int64_t, int64_t>>{
            {0, 0}, {1, 1}, {3, 3}, {40, 40}, {1030, 2}})
-    compareRuns(named(*m, "transpose_phases"),
+    compareRuns(kernelNamed(*m, "transpose_phases"),
                 {ArgSpec::view(ScalarKind::I32, {r, c}),
                  ArgSpec::view(ScalarKind::I32, {c, r}),
                  ArgSpec::view(ScalarKind::I32, {r, c})},
@@ -145,7 +131,7 @@ TEST(CtaPhases, RowsThatUpdateTheViewTheyRead) {
   ASSERT_TRUE(m);
   for (auto [r, c] : std::vector<std::pair<int64_t, int64_t>>{
            {0, 5}, {3, 0}, {1, 1}, {5, 257}, {2, 1000}})
-    compareRuns(named(*m, "center_rows"),
+    compareRuns(kernelNamed(*m, "center_rows"),
                 {ArgSpec::view(ScalarKind::I64, {r, c})}, r * 5 + c,
                 passes::kCtaThreads);
 }
@@ -153,7 +139,7 @@ TEST(CtaPhases, RowsThatUpdateTheViewTheyRead) {
 TEST(CtaPhases, DroppedPhaseBarrierIsARace) {
   auto m = phasesModule();
   ASSERT_TRUE(m);
-  PipelineResult r = runPipeline(named(*m, "sum_then_use"), PipelineOptions{});
+  PipelineResult r = runPipeline(kernelNamed(*m, "sum_then_use"), PipelineOptions{});
   ASSERT_TRUE(r.ok());
   // The phase barrier is the first grid barrier of the program (the
   // cooperating CTAs' one: a CTA barrier where one CTA runs the instance).
@@ -222,7 +208,7 @@ TEST(CtaPhases, TwoDimensionalPhasesAreFlatLoops) {
   // only with the attribute.
   auto m = phasesModule();
   ASSERT_TRUE(m);
-  const kir::Kernel &k = named(*m, "transpose_phases");
+  const kir::Kernel &k = kernelNamed(*m, "transpose_phases");
   PipelineResult r = runPipeline(k, PipelineOptions{});
   ASSERT_TRUE(r.ok());
   std::vector<phys::Op *> flat;
@@ -248,7 +234,7 @@ TEST(CtaPhases, TwoDimensionalPhasesAreFlatLoops) {
 TEST(CtaPhases, ConflictingIterationsStayOnOneThread) {
   auto m = phasesModule();
   ASSERT_TRUE(m);
-  PipelineResult r = runPipeline(named(*m, "last_wins"), PipelineOptions{});
+  PipelineResult r = runPipeline(kernelNamed(*m, "last_wins"), PipelineOptions{});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.program->scope, phys::ExecScope::Thread);
   bool said = false;

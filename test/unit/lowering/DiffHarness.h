@@ -45,6 +45,25 @@ inline std::string readFile(const std::string &path) {
   return ss.str();
 }
 
+/// Parses every kernel of test/lit/<sub>/<name>.
+inline std::unique_ptr<kir::Module> litModule(const std::string &sub,
+                                              const std::string &name) {
+  std::string err;
+  auto m = kir::parseModule(readFile(litFile(sub, name)), name, err);
+  EXPECT_TRUE(m) << err;
+  return m;
+}
+
+/// Kernel @name of `m` (the first one, after a test failure, when absent).
+inline const kir::Kernel &kernelNamed(const kir::Module &m,
+                                      const std::string &name) {
+  for (const auto &k : m.kernels)
+    if (k->name == name)
+      return *k;
+  ADD_FAILURE() << "no kernel @" << name;
+  return *m.kernels[0];
+}
+
 /// Parses the kernels of test/lit/construction/<name> (and verifies the
 /// first).
 inline std::unique_ptr<kir::Module> loadKernel(const std::string &name) {

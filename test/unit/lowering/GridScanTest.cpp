@@ -21,21 +21,7 @@ using kir::ScalarKind;
 
 namespace {
 
-std::unique_ptr<kir::Module> scanModule() {
-  std::string err;
-  auto m = kir::parseModule(readFile(litFile("emit", "grid_scan.kir")),
-                            "grid_scan.kir", err);
-  EXPECT_TRUE(m) << err;
-  return m;
-}
-
-const kir::Kernel &named(const kir::Module &m, const std::string &name) {
-  for (const auto &k : m.kernels)
-    if (k->name == name)
-      return *k;
-  ADD_FAILURE() << "no kernel " << name;
-  return *m.kernels[0];
-}
+std::unique_ptr<kir::Module> scanModule() { return litModule("emit", "grid_scan.kir"); }
 
 ArgSpec ints(ScalarKind k, int64_t n, int64_t lo, int64_t hi) {
   ArgSpec a = ArgSpec::view(k, {n});
@@ -61,9 +47,9 @@ TEST(GridScan, MapsReassociableScansOnly) {
   auto m = scanModule();
   for (const char *k : {"prefix_i64", "exclusive_i32", "prefix_f32",
                         "running_max", "compose", "count_sum"})
-    EXPECT_TRUE(mapped(named(*m, k))) << k;
+    EXPECT_TRUE(mapped(kernelNamed(*m, k))) << k;
   for (const char *k : {"ordered_prefix", "in_place"})
-    EXPECT_FALSE(mapped(named(*m, k))) << k;
+    EXPECT_FALSE(mapped(kernelNamed(*m, k))) << k;
 }
 
 TEST(GridScan, InclusiveAndExclusiveIntegerSums) {
@@ -78,7 +64,7 @@ TEST(GridScan, InclusiveAndExclusiveIntegerSums) {
       for (int64_t k = 0; k < n; ++k)
         y[k] = s += x[k];
     };
-    runDifferential(named(*m, "prefix_i64"), a, ref, n + 1);
+    runDifferential(kernelNamed(*m, "prefix_i64"), a, ref, n + 1);
     std::vector<ArgSpec> b = {ArgSpec::view(ScalarKind::I32, {n}),
                               ints(ScalarKind::I32, n, -1000, 1000)};
     auto refEx = [n](Memory &mem) {
@@ -90,7 +76,7 @@ TEST(GridScan, InclusiveAndExclusiveIntegerSums) {
         s += x[k];
       }
     };
-    runDifferential(named(*m, "exclusive_i32"), b, refEx, n + 2);
+    runDifferential(kernelNamed(*m, "exclusive_i32"), b, refEx, n + 2);
   }
 }
 
@@ -110,7 +96,7 @@ TEST(GridScan, UserCombineKeepsMemberOrder) {
         h[k] = pa + pb;
       }
     };
-    runDifferential(named(*m, "compose"), a, ref, n + 3);
+    runDifferential(kernelNamed(*m, "compose"), a, ref, n + 3);
   }
 }
 
@@ -131,7 +117,7 @@ TEST(GridScan, StructStateAndRunningMaxOverASubRange) {
         s[k] = sum += x[k];
       }
     };
-    runDifferential(named(*m, "count_sum"), a, ref, n + 4);
+    runDifferential(kernelNamed(*m, "count_sum"), a, ref, n + 4);
     const int64_t lo = n / 3;
     std::vector<ArgSpec> b = {ArgSpec::view(ScalarKind::F32, {n - lo}),
                               ints(ScalarKind::F32, n, -800, 800),
@@ -143,7 +129,7 @@ TEST(GridScan, StructStateAndRunningMaxOverASubRange) {
       for (int64_t k = lo; k < n; ++k)
         y[k - lo] = best = std::max(best, x[k] * 2.0f);
     };
-    runDifferential(named(*m, "running_max"), b, refMax, n + 5);
+    runDifferential(kernelNamed(*m, "running_max"), b, refMax, n + 5);
   }
 }
 
@@ -155,7 +141,7 @@ TEST(GridScan, ADroppedBarrierIsARace) {
   auto m = scanModule();
   int tried = 0;
   for (int drop = 0;; ++drop) {
-    PipelineResult r = runPipeline(named(*m, "prefix_i64"), {});
+    PipelineResult r = runPipeline(kernelNamed(*m, "prefix_i64"), {});
     ASSERT_TRUE(r.ok());
     int seen = 0;
     bool dropped = false;

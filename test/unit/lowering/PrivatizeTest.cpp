@@ -22,21 +22,7 @@ using kir::ScalarKind;
 
 namespace {
 
-std::unique_ptr<kir::Module> privatizeModule() {
-  std::string err;
-  auto m = kir::parseModule(readFile(litFile("emit", "privatize.kir")),
-                            "privatize.kir", err);
-  EXPECT_TRUE(m) << err;
-  return m;
-}
-
-const kir::Kernel &named(const kir::Module &m, const std::string &name) {
-  for (const auto &k : m.kernels)
-    if (k->name == name)
-      return *k;
-  ADD_FAILURE() << "no kernel " << name;
-  return *m.kernels[0];
-}
+std::unique_ptr<kir::Module> privatizeModule() { return litModule("emit", "privatize.kir"); }
 
 ArgSpec intsIn(ScalarKind k, int64_t n, int64_t lo, int64_t hi) {
   ArgSpec a = ArgSpec::view(k, {n});
@@ -75,9 +61,9 @@ bool privatized(const kir::Kernel &k) {
 TEST(Privatize, MapsScattersAndLeavesOrderedOnesAlone) {
   auto m = privatizeModule();
   for (const char *k : {"count_u32", "weighted", "classes", "image"})
-    EXPECT_TRUE(privatized(named(*m, k))) << k;
+    EXPECT_TRUE(privatized(kernelNamed(*m, k))) << k;
   for (const char *k : {"tickets", "ordered_counts", "mixed"})
-    EXPECT_FALSE(privatized(named(*m, k))) << k;
+    EXPECT_FALSE(privatized(kernelNamed(*m, k))) << k;
 }
 
 TEST(Privatize, HistogramCountsExactly) {
@@ -97,7 +83,7 @@ TEST(Privatize, HistogramCountsExactly) {
             ++c[b];
         }
       };
-      DiffOutcome d = runDifferential(named(*m, "count_u32"), a, ref, n + bins);
+      DiffOutcome d = runDifferential(kernelNamed(*m, "count_u32"), a, ref, n + bins);
       // One CTA per 1024 samples, at most 8 per multiprocessor (the
       // interpreter counts one).
       EXPECT_EQ(d.total, std::min<int64_t>((n + 1023) / 1024, 8)) << n;
@@ -123,7 +109,7 @@ TEST(Privatize, WeightedSumsOfTwoViews) {
           q[b[i]] += double(w[i]) * w[i];
         }
     };
-    runDifferential(named(*m, "weighted"), a, ref, 3 * n + 1);
+    runDifferential(kernelNamed(*m, "weighted"), a, ref, 3 * n + 1);
   }
 }
 
@@ -152,7 +138,7 @@ TEST(Privatize, TwoDimensionalBinsNextToAPlainStore) {
         ++c[cls[i] * buckets + b];
       }
     };
-    runDifferential(named(*m, "classes"), a, ref, 5 * n + 2);
+    runDifferential(kernelNamed(*m, "classes"), a, ref, 5 * n + 2);
   }
 }
 
@@ -171,7 +157,7 @@ TEST(Privatize, ImageOverATwoDimensionalDomain) {
         for (int64_t i = 0; i < rows * cols; ++i)
           ++c[px[i] / 4];
       };
-      runDifferential(named(*m, "image"), a, ref, rows * 100 + cols);
+      runDifferential(kernelNamed(*m, "image"), a, ref, rows * 100 + cols);
     }
 }
 
@@ -181,7 +167,7 @@ TEST(Privatize, ADroppedBarrierIsARace) {
   // interval: the interpreter reports the shared-memory race.
   auto m = privatizeModule();
   for (int drop : {0, 1}) {
-    PipelineResult r = runPipeline(named(*m, "count_u32"), {});
+    PipelineResult r = runPipeline(kernelNamed(*m, "count_u32"), {});
     ASSERT_TRUE(r.ok());
     int seen = 0;
     bool dropped = false;
