@@ -700,15 +700,6 @@ void RowLowering::lowerReduce(const Op &t) {
     // index in the last coordinate, the others fixed (x(r, k), y[k]):
     // streamed, V lanes at a time, when every such view is contiguous and
     // aligned at `begin` (and the launch is not the bounds-checked one).
-    auto inside = [&](const Value *v) {
-      const Op *d = v->def ? v->def
-                           : (v->owner && v->owner->parent ? v->owner->parent->parent
-                                                           : nullptr);
-      for (; d; d = d->parentOp())
-        if (d == &t)
-          return true;
-      return false;
-    };
     std::vector<const Op *> streamed;
     int64_t widest = 0;
     for (const auto &o : t.region(ValueRegion)->block.ops) {
@@ -718,7 +709,7 @@ void RowLowering::lowerReduce(const Op &t) {
       llvm::ArrayRef<Value *> c = o->coords();
       bool ok = !c.empty() && c.back() == kArg;
       for (unsigned d = 0; ok && d + 1 < c.size(); ++d)
-        ok = !inside(c[d]);
+        ok = !definedInside(c[d], t);
       if (!ok)
         continue;
       streamed.push_back(o.get());

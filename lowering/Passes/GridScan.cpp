@@ -68,22 +68,11 @@ Value *padded(CoopBuilder &cb, Value *j) {
   return cb.add(j, cb.b.binary(Opcode::Div, j, cb.i64(32)));
 }
 
-/// Whether `v` is defined inside op `o` (a value of one of its regions).
-bool inside(const Value *v, const Op &o) {
-  const Op *d = v->def ? v->def
-                       : (v->owner && v->owner->parent ? v->owner->parent->parent
-                                                       : nullptr);
-  for (; d; d = d->parentOp())
-    if (d == &o)
-      return true;
-  return false;
-}
-
 /// Whether `v` depends on an argument of `blk` (through ops inside `o`).
 bool dependsOnArgs(const Value *v, const Block &blk, const Op &o) {
   if (!v->def)
     return std::find(blk.args.begin(), blk.args.end(), v) != blk.args.end();
-  if (!inside(v, o))
+  if (!definedInside(v, o))
     return false;
   for (const Value *x : v->def->operands)
     if (dependsOnArgs(x, blk, o))
@@ -179,8 +168,8 @@ std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
     if (c.type.elem == ScalarKind::Bool ||
         (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8))
       return "an accumulator component is not 4 or 8 bytes wide";
-  if (!passes::launchExprOf(const_cast<Program &>(p), memberBegin(*scan)) ||
-      !passes::launchExprOf(const_cast<Program &>(p), memberEnd(*scan)))
+  if (!passes::isLaunchVisible(p, memberBegin(*scan)) ||
+      !passes::isLaunchVisible(p, memberEnd(*scan)))
     return "the scan's bounds are not known at launch";
   return "";
 }

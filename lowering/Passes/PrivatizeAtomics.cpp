@@ -94,15 +94,6 @@ struct Target {
   unsigned sharedExpr = 0; ///< the buffer's elements: R copies of sizeExpr
 };
 
-bool usedAnywhere(const Program &p, const Value *v) {
-  bool used = false;
-  walk(*p.body, [&](const Op &o) {
-    for (const Value *x : o.operands)
-      used |= x == v;
-  });
-  return used;
-}
-
 /// The view parameters the segment updates only by privatizable atomics.
 std::vector<Target> findTargets(const Program &p, const Op &segOp,
                                 std::string &why) {
@@ -111,6 +102,9 @@ std::vector<Target> findTargets(const Program &p, const Op &segOp,
   std::map<unsigned, std::string> kinds;
   std::set<const Op *> inSegment;
   walk(*segOp.regions[0], [&](const Op &o) { inSegment.insert(&o); });
+  // The values some op reads (an atomic's old value among them is used).
+  llvm::DenseSet<const Value *> used;
+  walk(*p.body, [&](const Op &o) { used.insert(o.operands.begin(), o.operands.end()); });
   walk(*p.body, [&](const Op &o) {
     if (o.operands.empty() ||
         !(o.opcode == Opcode::Load || o.opcode == Opcode::Store ||
@@ -131,7 +125,7 @@ std::vector<Target> findTargets(const Program &p, const Op &segOp,
     else if (o.strAttr("order") != "relaxed")
       bad = "an atomic has memory order " + o.strAttr("order") +
             " (only relaxed updates may be deferred to the CTA's end)";
-    else if (usedAnywhere(p, o.result()))
+    else if (used.count(o.result()))
       bad = "an atomic's old value is used";
     else if (kinds.count(param) && kinds[param] != o.strAttr("kind"))
       bad = "it is updated by atomics of two kinds";
@@ -360,14 +354,22 @@ public:
           ops.insert(ops.end(), exts.begin(), exts.end());
           std::vector<Type> types(tg.rank, Type::index());
           Op *dl = b.create(Opcode::Delinearize, ops, types);
-          std::vector<Value *> operands = {const_cast<Value *>(tg.view), v};
-          operands.insert(operands.end(), dl->results.begin(), dl->results.end());
-          Op *a = b.create(Opcode::Atomic, operands, {Type::scalar(tg.elem)});
-          a->setAttr("kind", tg.kind);
-          a->setAttr("order", std::string("relaxed"));
-          a->access.bounds = Bounds::Assumed;
-          a->access.active = ActiveSet::Thread;
+          relaxedAtomic(tg, const_cast<Value *>(tg.view), v,
+                        {dl->results.begin(), dl->results.end()});
     });
+  }
+
+  /// `atomic mem[coords], x {kind of tg, relaxed}` (its bounds the
+  /// pass's: the element is inside, finishAccesses makes it each
+  /// thread's).
+  void relaxedAtomic(const Target &tg, Value *mem, Value *x,
+                     llvm::ArrayRef<Value *> coords) {
+    std::vector<Value *> operands = {mem, x};
+    operands.insert(operands.end(), coords.begin(), coords.end());
+    Op *a = cb.b.create(Opcode::Atomic, operands, {Type::scalar(tg.elem)});
+    a->setAttr("kind", tg.kind);
+    a->setAttr("order", std::string("relaxed"));
+    a->access.bounds = Bounds::Assumed;
   }
 
   void finishAccesses(Region *r) {
@@ -504,14 +506,8 @@ private:
   /// The hoisted ops of instance `g`; returns the carried values.
   std::vector<Value *> prefetch(Value *g) {
     ValueMap map = decode(g);
-    for (const Op *o : hoisted) {
-      Op *c = cloneOp(cb.b, *o, map);
-      if (c->opcode == Opcode::Load) {
-        c->access.active = ActiveSet::Thread;
-        if (c->access.bounds == Bounds::Proven)
-          c->access.bounds = Bounds::Assumed;
-      }
-    }
+    for (const Op *o : hoisted)
+      cloneOp(cb.b, *o, map);
     std::vector<Value *> out;
     for (const Value *v : carried)
       out.push_back(lookup(map, const_cast<Value *>(v)));
@@ -531,57 +527,16 @@ private:
 
   /// Copies `o` (recursively), rewriting the atomics on target views.
   void emit(const Op &o, ValueMap &map) {
-    const Target *tg = nullptr;
-    unsigned k = 0;
-    if (o.opcode == Opcode::Atomic)
-      for (unsigned i = 0; i < targets.size(); ++i)
-        if (o.memory() == targets[i].view)
-          tg = &targets[i], k = i;
-    if (tg) {
-      privatized(o, *tg, k, map);
-      return;
-    }
-    if (o.regions.empty()) {
-      Op *c = cloneOp(cb.b, o, map);
-      c->access.active = ActiveSet::Thread;
-      return;
-    }
-    // An op with regions: copy it shell first, then its regions through
-    // emit (so nested atomics are rewritten too).
-    Builder &b = cb.b;
-    std::vector<Value *> operands;
-    for (Value *v : o.operands)
-      operands.push_back(lookup(map, v));
-    std::vector<Type> types;
-    for (const Value *r : o.results)
-      types.push_back(r->type);
-    Op *c = b.create(o.opcode, operands, types);
-    c->loc = o.loc;
-    c->origin = o.origin;
-    c->attrs = o.attrs;
-    c->access = o.access;
-    c->access.active = ActiveSet::Thread;
-    c->acc = o.acc;
-    for (unsigned i = 0; i < o.results.size(); ++i) {
-      c->results[i]->origin = o.results[i]->origin;
-      c->results[i]->alsoFrom = o.results[i]->alsoFrom;
-      c->results[i]->name = o.results[i]->name;
-      map[o.results[i]] = c->results[i];
-    }
-    Block *saved = b.block;
-    for (const auto &reg : o.regions) {
-      Block *blk = &b.addRegion(c)->block;
-      for (const Value *a : reg->block.args) {
-        Value *na = b.addBlockArg(blk, a->type, a->name);
-        na->origin = a->origin;
-        na->alsoFrom = a->alsoFrom;
-        map[a] = na;
-      }
-      b.setInsertionBlock(blk);
-      for (const auto &inner : reg->block.ops)
-        emit(*inner, map);
-    }
-    b.setInsertionBlock(saved);
+    cloneOp(cb.b, o, map, [&](const Op &x) {
+      if (x.opcode != Opcode::Atomic)
+        return false;
+      for (unsigned k = 0; k < targets.size(); ++k)
+        if (x.memory() == targets[k].view) {
+          privatized(x, targets[k], k, map);
+          return true;
+        }
+      return false;
+    });
   }
 
   /// `atomic v[c], x` -> the CTA copy when it fits and c is inside v,
@@ -611,20 +566,10 @@ private:
     Op *branch = cb.b.create(Opcode::If, {inside}, {});
     Block *saved = cb.b.block;
     cb.b.setInsertionBlock(&cb.b.addRegion(branch)->block);
-    {
-      Op *a = cb.b.create(Opcode::Atomic, {allocs[k], x, lin},
-                          {Type::scalar(tg.elem)});
-      a->setAttr("kind", tg.kind);
-      a->setAttr("order", std::string("relaxed"));
-      a->access.bounds = Bounds::Assumed;
-      a->access.active = ActiveSet::Thread;
-    }
+    relaxedAtomic(tg, allocs[k], x, {lin});
     cb.b.yield();
     cb.b.setInsertionBlock(&cb.b.addRegion(branch)->block);
-    Op *c = cloneOp(cb.b, o, map);
-    c->access.active = ActiveSet::Thread;
-    if (c->access.bounds == Bounds::Proven)
-      c->access.bounds = Bounds::Assumed;
+    cloneOp(cb.b, o, map);
     cb.b.yield();
     cb.b.setInsertionBlock(saved);
   }

@@ -24,6 +24,13 @@ Value *intent::phys::lookup(const ValueMap &map, Value *v) {
 }
 
 Op *intent::phys::cloneOp(Builder &b, const Op &op, ValueMap &map) {
+  return cloneOp(b, op, map, CloneHook());
+}
+
+Op *intent::phys::cloneOp(Builder &b, const Op &op, ValueMap &map,
+                          const CloneHook &hook) {
+  if (hook && hook(op))
+    return nullptr;
   llvm::SmallVector<Value *, 4> operands;
   for (Value *v : op.operands)
     operands.push_back(lookup(map, v));
@@ -49,7 +56,8 @@ Op *intent::phys::cloneOp(Builder &b, const Op &op, ValueMap &map) {
       map[a] = na;
     }
     b.setInsertionBlock(&nr->block);
-    cloneOps(b, r->block, map, /*withTerminator=*/true);
+    for (const auto &inner : r->block.ops)
+      cloneOp(b, *inner, map, hook);
   }
   b.setInsertionBlock(saved);
   return copy;

@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
+
 namespace intent::phys {
 
 /// Source value -> the value that replaces it in the copy.
@@ -29,6 +31,16 @@ Value *lookup(const ValueMap &map, Value *v);
 /// regions copied recursively. Loc, origin, attributes, access info and
 /// accumulator schema are copied; value names and origins too.
 Op *cloneOp(Builder &b, const Op &op, ValueMap &map);
+
+/// Decides how one op (at any depth) of a copy is written: returns true
+/// when it wrote the op's replacement itself at `b`'s insertion point
+/// (recording its results in the map, if any are used), false to copy it.
+using CloneHook = std::function<bool(const Op &)>;
+
+/// cloneOp with `hook` asked first for `op` and every op of its regions
+/// (a pass that rewrites some nested ops of the code it copies); null when
+/// the hook wrote `op` itself.
+Op *cloneOp(Builder &b, const Op &op, ValueMap &map, const CloneHook &hook);
 
 /// Appends copies of the ops of `src` (without its terminator unless
 /// `withTerminator`) at `b`'s insertion block; `src`'s block arguments must

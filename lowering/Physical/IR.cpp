@@ -485,6 +485,16 @@ std::set<int> intent::phys::writtenParams(const Program &p) {
   return written;
 }
 
+bool intent::phys::definedInside(const Value *v, const Op &op) {
+  const Op *d = v->def ? v->def
+                       : (v->owner && v->owner->parent ? v->owner->parent->parent
+                                                       : nullptr);
+  for (; d; d = d->parentOp())
+    if (d == &op)
+      return true;
+  return false;
+}
+
 bool intent::phys::isPrivatizedMerge(const Program &p, const Op &op) {
   if (op.opcode != Opcode::Atomic || op.origin.synth.empty() ||
       op.access.kirOp >= 0)

@@ -728,6 +728,10 @@ void printProgram(llvm::raw_ostream &os, const Program &p,
                   bool withLocs = true);
 std::string programToString(const Program &p, bool withLocs = true);
 
+/// Whether `v` is computed inside op `op`: a result of an op nested in one
+/// of its regions, or an argument of one of those regions' blocks.
+bool definedInside(const Value *v, const Op &op);
+
 /// Walks every op in pre-order.
 void walk(const Region &r, const std::function<void(const Op &)> &fn);
 void walkMutable(Region &r, const std::function<void(Op &)> &fn);

@@ -64,6 +64,27 @@ inline const kir::Kernel &kernelNamed(const kir::Module &m,
   return *m.kernels[0];
 }
 
+/// Erases the `nth` op (counting the ops of each op's regions, ops in
+/// pre-order) for which `match(block, position)` holds: a test that breaks
+/// a pass's output (a dropped barrier). False when there is none.
+inline bool eraseNthOp(
+    phys::Program &p, int nth,
+    const std::function<bool(const phys::Block &, size_t)> &match) {
+  int seen = 0;
+  bool erased = false;
+  phys::walkMutable(*p.body, [&](phys::Op &op) {
+    for (const auto &reg : op.regions) {
+      auto &ops = reg->block.ops;
+      for (size_t i = 0; !erased && i < ops.size(); ++i)
+        if (match(reg->block, i) && seen++ == nth) {
+          ops.erase(ops.begin() + i);
+          erased = true;
+        }
+    }
+  });
+  return erased;
+}
+
 /// Parses the kernels of test/lit/construction/<name> (and verifies the
 /// first).
 inline std::unique_ptr<kir::Module> loadKernel(const std::string &name) {

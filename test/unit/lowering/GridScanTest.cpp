@@ -143,22 +143,13 @@ TEST(GridScan, ADroppedBarrierIsARace) {
   for (int drop = 0;; ++drop) {
     PipelineResult r = runPipeline(kernelNamed(*m, "prefix_i64"), {});
     ASSERT_TRUE(r.ok());
-    int seen = 0;
-    bool dropped = false;
-    phys::walkMutable(*r.program->body, [&](phys::Op &op) {
-      for (const auto &reg : op.regions) {
-        auto &ops = reg->block.ops;
-        for (auto it = ops.begin(); !dropped && it != ops.end(); ++it)
-          if ((*it)->opcode == phys::Opcode::Barrier &&
-              (*it)->strAttr("scope") == "cta" && it != ops.begin() &&
-              (*std::prev(it))->opcode == phys::Opcode::Store &&
-              seen++ == drop) {
-            ops.erase(it);
-            dropped = true;
-            return;
-          }
-      }
-    });
+    const bool dropped = eraseNthOp(
+        *r.program, drop, [](const phys::Block &blk, size_t i) {
+          const phys::Op &o = *blk.ops[i];
+          return o.opcode == phys::Opcode::Barrier &&
+                 o.strAttr("scope") == "cta" && i > 0 &&
+                 blk.ops[i - 1]->opcode == phys::Opcode::Store;
+        });
     if (!dropped)
       break;
     ++tried;

@@ -169,22 +169,10 @@ TEST(Privatize, ADroppedBarrierIsARace) {
   for (int drop : {0, 1}) {
     PipelineResult r = runPipeline(kernelNamed(*m, "count_u32"), {});
     ASSERT_TRUE(r.ok());
-    int seen = 0;
-    bool dropped = false;
-    phys::walkMutable(*r.program->body, [&](phys::Op &op) {
-      if (dropped)
-        return;
-      for (const auto &reg : op.regions) {
-        auto &ops = reg->block.ops;
-        for (auto it = ops.begin(); it != ops.end(); ++it)
-          if ((*it)->opcode == phys::Opcode::Barrier && seen++ == drop) {
-            ops.erase(it);
-            dropped = true;
-            return;
-          }
-      }
-    });
-    ASSERT_TRUE(dropped);
+    ASSERT_TRUE(eraseNthOp(*r.program, drop,
+                           [](const phys::Block &blk, size_t i) {
+                             return blk.ops[i]->opcode == phys::Opcode::Barrier;
+                           }));
     const int64_t n = 3000, bins = 4;
     std::vector<ArgSpec> a = {zeros(ScalarKind::U32, {bins}),
                               intsIn(ScalarKind::F32, n, 0, bins - 1),
