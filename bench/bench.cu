@@ -90,6 +90,7 @@ __attribute__((weak)) void stencil(float *, const float *, long long,
                                    long long);
 __attribute__((weak)) void norms3(float *, const float *, long long);
 __attribute__((weak)) void rowsum(float *, const float *, long long, long long);
+__attribute__((weak)) void rowcumsum(float *, const float *, long long, long long);
 } // namespace bench_entry
 
 namespace {
@@ -1081,6 +1082,35 @@ void benchRowsum(Ctx &C, long long Rows, long long Cols) {
           (1.0 * N + Rows) * sizeof(float), Ours);
 }
 
+void benchRowcumsum(Ctx &C, long long Rows, long long Cols) {
+  if (C.O.Quick)
+    Rows = std::max(1LL, Rows / 64);
+  const long long N = Rows * Cols;
+  dbuf<float> X(N), Y(N), Want(N);
+  // Integers of magnitude <= 8: every prefix is exact in f32 (|sum| < 2^24).
+  bench::fillIntValued(X.get(), N, C.nextSeed(), -8, 8, C.S);
+  {
+    std::vector<float> HX = X.download(), HW(N);
+    bench::hostParallel(Rows, [&](long long Lo, long long Hi) {
+      for (long long I = Lo; I < Hi; ++I) {
+        double S = 0;
+        for (long long J = 0; J < Cols; ++J)
+          HW[I * Cols + J] = static_cast<float>(S += HX[I * Cols + J]);
+      }
+    });
+    Want.upload(HW);
+  }
+  auto Verify = [&] {
+    return bench::describe(
+        bench::compareDevice(Y.get(), Want.get(), nullptr, N, 0, 0, C.S), N);
+  };
+  Variant Ours{"intent", "ours", [&] { poison(C, Y); },
+               [&] { bench_entry::rowcumsum(Y.get(), X.get(), Rows, Cols); },
+               Verify, bench_entry::rowcumsum ? "" : missingReason(C, "rowcumsum")};
+  measure(C, "rowcumsum", std::to_string(Rows) + "x" + std::to_string(Cols),
+          2.0 * N * sizeof(float), Ours);
+}
+
 void benchNorms3(Ctx &C, long long N) {
   if (C.O.Quick)
     N = std::max(1LL, N / 64);
@@ -1160,6 +1190,10 @@ const std::vector<Benchmark> &benchmarks() {
       {"phases-10^8", [](Ctx &C) { benchPhases(C, 100000000LL); }},
       {"rowsum-16777216x16", [](Ctx &C) { benchRowsum(C, 16777216, 16); }},
       {"rowsum-8192x8192", [](Ctx &C) { benchRowsum(C, 8192, 8192); }},
+      {"rowcumsum-2097152x32", [](Ctx &C) { benchRowcumsum(C, 2097152, 32); }},
+      {"rowcumsum-16384x4096", [](Ctx &C) { benchRowcumsum(C, 16384, 4096); }},
+      {"rowcumsum-65536x1000", [](Ctx &C) { benchRowcumsum(C, 65536, 1000); }},
+      {"rowcumsum-16x4194304", [](Ctx &C) { benchRowcumsum(C, 16, 4194304); }},
       {"rowsum-2097152x100", [](Ctx &C) { benchRowsum(C, 2097152, 100); }},
       {"rowsum-65536x3000", [](Ctx &C) { benchRowsum(C, 65536, 3000); }},
       // Few long rows: each row split over a group of CTAs.

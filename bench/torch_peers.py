@@ -24,6 +24,8 @@ Times, with the method of the CUDA driver (bench/bench.cu):
            target; bf16 in and out);
   rowsum   16777216x16, 8192x8192, 2097152x100, 65536x3000, 8x4000000,
            32x1000003: torch.sum(dim=1) (the target);
+  rowcumsum 2097152x32, 16384x4096, 65536x1000, 16x4194304:
+           torch.cumsum(dim=-1) (the target);
   norms3   2^26x3, 30000001x3: torch.linalg.vector_norm(dim=1) (the
            target);
   transpose 8192x8192, 6000x3000: out.copy_(a.t()) into a preallocated out
@@ -533,6 +535,22 @@ def bench_rowsum(ctx, rows, cols):
                 lambda: None, lambda: torch.sum(a, dim=1), verify)
 
 
+def bench_rowcumsum(ctx, rows, cols):
+    torch = ctx.torch
+    if ctx.args.quick:
+        rows = max(1, rows // 64)
+    shape = f"{rows}x{cols}"
+    a = int_valued(ctx, (rows, cols), -8, 8)
+    want = a.double().cumsum(dim=-1)
+    nbytes = 2.0 * rows * cols * 4
+
+    def verify(out):
+        return describe_bad(torch, out.double() != want, out, want)
+
+    ctx.measure("rowcumsum", shape, "torch.cumsum(dim=-1)", "target", nbytes,
+                lambda: None, lambda: torch.cumsum(a, dim=-1), verify)
+
+
 def bench_norms3(ctx, n):
     torch = ctx.torch
     if ctx.args.quick:
@@ -664,6 +682,10 @@ def main(argv):
                        (65536, 3000), (8, 4000000), (32, 1000003)]:
         names.append((f"rowsum-{rows}x{cols}",
                       lambda r=rows, c=cols: bench_rowsum(ctx, r, c)))
+    for rows, cols in [(2097152, 32), (16384, 4096), (65536, 1000),
+                       (16, 4194304)]:
+        names.append((f"rowcumsum-{rows}x{cols}",
+                      lambda r=rows, c=cols: bench_rowcumsum(ctx, r, c)))
     for n in [1 << 26, 30000001]:
         names.append((f"norms3-{'2^26' if n == 1 << 26 else n}",
                       lambda n=n: bench_norms3(ctx, n)))

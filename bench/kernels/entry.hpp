@@ -68,6 +68,8 @@ void permute3(float *out, const float *x, long long b, long long n,
 void stencil(float *out, const float *a, long long n, long long m);
 /// out[i] = sum over j of a[i][j] (rows x cols row-major).
 void rowsum(float *out, const float *a, long long rows, long long cols);
+/// y[i][j] = x[i][0] + ... + x[i][j] (rows x cols row-major).
+void rowcumsum(float *y, const float *x, long long rows, long long cols);
 /// out[i] = |p(i, :)|: the norm of each point of an n x 3 array.
 void norms3(float *out, const float *p, long long n);
 

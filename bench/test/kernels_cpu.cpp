@@ -44,6 +44,7 @@ __attribute__((weak)) void mv2(float *, float *, const float *, const float *,
                                long long);
 __attribute__((weak)) void norms3(float *, const float *, long long);
 __attribute__((weak)) void rowsum(float *, const float *, long long, long long);
+__attribute__((weak)) void rowcumsum(float *, const float *, long long, long long);
 __attribute__((weak)) void colsum(float *, const float *, long long, long long);
 __attribute__((weak)) void rmsnorm_bf16(unsigned short *, const unsigned short *,
                                         const unsigned short *, long long,
@@ -345,6 +346,23 @@ void testRowsum() {
   }
 }
 
+void testRowcumsum() {
+  if (!bench_entry::rowcumsum)
+    return missing("rowcumsum");
+  for (auto [R, C] : std::vector<std::pair<long long, long long>>{
+           {0, 5}, {3, 0}, {1, 1}, {7, 13}, {1024, 16}, {300, 255}, {9, 256},
+           {5, 3000}}) {
+    std::vector<float> X = intValued(R * C), Y(R * C, NAN);
+    bool Ok = oneLaunch([&] { bench_entry::rowcumsum(Y.data(), X.data(), R, C); });
+    for (long long I = 0; I < R; ++I) {
+      double S = 0;
+      for (long long J = 0; J < C; ++J)
+        Ok = Ok && Y[I * C + J] == (S += X[I * C + J]);
+    }
+    report("rowcumsum", (std::to_string(R) + "x" + std::to_string(C)).c_str(), Ok);
+  }
+}
+
 void testNorms3() {
   if (!bench_entry::norms3)
     return missing("norms3");
@@ -536,6 +554,7 @@ int main() {
   testColsum();
   testNorms3();
   testRowsum();
+  testRowcumsum();
   testTranspose();
   testPermute3();
   testStencil();

@@ -26,8 +26,9 @@
 //
 // Every combine keeps member order (lower members on the left), so a user
 // combine that is only associative is exact; the input is read twice (the
-// two phases), the output written once. The scan must be reassociable
-// (`intent::ordered` scans stay serial), forward, its value region loads
+// two phases), the output written once. A reverse scan is the same over
+// the visit order (member end - 1 - v for visit index v). The scan must be
+// reassociable (`intent::ordered` scans stay serial), its value region loads
 // and pure code, its emit region pure code and stores at the member's own
 // coordinate of views the value region does not read.
 //
@@ -113,8 +114,6 @@ std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
   }
   if (!scan->boolAttr("reassociate"))
     return "the scan is ordered (intent::ordered): it stays serial";
-  if (scan->strAttr("direction") != "forward")
-    return "the scan runs in reverse";
   for (const AccComponent &c : scan->acc)
     if (c.identity == AccComponent::Identity::None)
       return "the accumulator has no identity";
@@ -216,8 +215,7 @@ public:
         fold.copy(*o);
     begin = lookup(map, memberBegin(scan));
     end = lookup(map, memberEnd(scan));
-    Value *n = b.binary(Opcode::Max, b.binary(Opcode::Sub, end, begin),
-                        cb.i64(0));
+    n = b.binary(Opcode::Max, b.binary(Opcode::Sub, end, begin), cb.i64(0));
     Value *tiles = b.binary(Opcode::Div, cb.add(n, cb.i64(kTile - 1)),
                             cb.i64(kTile));
     Value *per = b.binary(Opcode::Div,
@@ -306,8 +304,9 @@ public:
       cb.loop(
           {tid}, [&](const Values &c) { return cb.cmp("lt", c[0], cb.i64(kTile)); },
           [&](const Values &c) {
-            Value *k = cb.add(base, c[0]);
-            cb.when(cb.cmp("lt", k, end), [&] {
+            Value *v = cb.add(base, c[0]);
+            Value *k = member(v);
+            cb.when(cb.cmp("lt", v, n), [&] {
               Values s = tileAt(c[0]);
               Values args = {k};
               args.insert(args.end(), s.begin(), s.end());
@@ -340,7 +339,8 @@ private:
   std::vector<Type> types;
   unsigned nc = 0;
   Value *ws = nullptr, *tid = nullptr, *lane = nullptr, *begin = nullptr,
-        *end = nullptr;
+        *end = nullptr, *n = nullptr;
+  const bool reverse = scan.strAttr("direction") == "reverse";
   Values tile, warp, result;
 
   Values identity() { return fold.identity(scan, types); }
@@ -360,7 +360,17 @@ private:
     return v;
   }
 
-  /// for tile in [first, last): acc = body(begin + tile * kTile, acc).
+  /// The member at visit index `v`: begin + v forward, end - 1 - v in
+  /// reverse (a reverse scan is a forward one over the visit order).
+  Value *member(Value *v) {
+    if (!reverse)
+      return cb.add(begin, v);
+    return cb.b.binary(Opcode::Sub,
+                       cb.b.binary(Opcode::Sub, end, cb.i64(1)), v);
+  }
+
+  /// for tile in [first, last): acc = body(tile * kTile, acc), the tile's
+  /// first visit index.
   Values overTiles(Value *first, Value *last, const Values &init,
                    const std::function<Values(Value *, const Values &)> &body) {
     Values start = {first};
@@ -370,7 +380,7 @@ private:
         [&](const Values &c) {
           // The previous tile's readers are done with the shared tile.
           cb.barrier();
-          Value *base = cb.add(begin, cb.mul(c[0], cb.i64(kTile)));
+          Value *base = cb.mul(c[0], cb.i64(kTile));
           Values acc = body(base, Values(c.begin() + 1, c.end()));
           Values next = {c[0]};
           next.insert(next.end(), acc.begin(), acc.end());
@@ -385,13 +395,14 @@ private:
   }
 
   /// The tile's member values into the shared tile: thread t computes
-  /// members base + t + 256 i (coalesced), the identity past the end.
+  /// visit indices base + t + 256 i (coalesced), the identity past the end.
   void loadTile(Value *base) {
     const Value *kArg = scan.region(ValueRegion)->block.args[0];
     for (int i = 0; i < kPerThread; ++i) {
       Value *j = cb.add(tid, cb.i64(static_cast<int64_t>(i) * kThreads));
-      Value *k = cb.add(base, j);
-      Values v = cb.branch(cb.cmp("lt", k, end), types, [&] {
+      Value *vi = cb.add(base, j);
+      Value *k = member(vi);
+      Values v = cb.branch(cb.cmp("lt", vi, n), types, [&] {
         k->origin = kArg->origin;
         return fold.inlineRegion(scan, ValueRegion, {k});
       }, [&] { return identity(); });

@@ -22,7 +22,7 @@
 namespace intent::passes {
 
 /// Device-wide scan (GridScan.cpp): a kernel whose one group is a single
-/// instance running one reassociable forward scan becomes a cooperative
+/// instance running one reassociable scan (forward or reverse) becomes a cooperative
 /// grid of CTAs: each CTA's aggregate over a contiguous run of tiles, a
 /// grid barrier, the aggregates before it folded in order, then its tiles
 /// scanned (in shared memory, warp shuffles) and emitted.
@@ -92,6 +92,28 @@ std::string applyRegionTeamsSegment(phys::Program &p, unsigned segment,
 /// Why region-teams would not map segment `segment` ("" when it would):
 /// cta-rows leaves it the short constant rows it takes.
 std::string regionTeamsRejection(const phys::Program &p, unsigned segment);
+
+/// Scans on teams (ScanTeams.cpp): a parallel segment whose instance runs
+/// one top-level scan or region_scan (a row cumsum, a segmented prefix sum)
+/// becomes a lane-team segment, 2^S <= 32 consecutive threads per instance
+/// with S chosen at launch from the average member count; the team walks
+/// the members in tiles, scanned by warp shuffles, with the carry between
+/// tiles. applyScanTeamsSegment maps one segment.
+void scanTeams(phys::Program &p, phys::RemarkSink &sink);
+std::string applyScanTeamsSegment(phys::Program &p, unsigned segment,
+                                  std::string &what);
+
+/// Team shapes (TeamShape.cpp), shared by region-teams and scan-teams. The
+/// launch expression of a member count structured op `op`'s value region
+/// bounds: the extent of a root view it indexes by the member (block
+/// argument `memberArg` of the value region, or a cast of it); nullopt when
+/// none.
+std::optional<unsigned> memberExtentExpr(phys::Program &p, const phys::Op &op,
+                                         unsigned memberArg);
+/// The team shift S from the average member count `members / instances`:
+/// the largest k <= maxShift with avg >= perLane * 2^k (0 when none).
+unsigned teamShiftExpr(phys::Program &p, unsigned members, unsigned instances,
+                       int maxShift, int64_t perLane);
 
 /// Tiles of N-D pointwise segments (Tile.cpp): each thread-style parallel
 /// segment of rank >= 2 whose instance is pure code, loads, stores and ifs

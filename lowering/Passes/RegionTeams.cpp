@@ -207,39 +207,6 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
   return "";
 }
 
-/// The launch expression of a member count the value region of `fold`
-/// bounds: the extent of a root view it indexes by the member (a load whose
-/// coordinate is the member index or a cast of it); nullopt when none.
-std::optional<unsigned> memberExtent(Program &p, const Op &fold) {
-  const Block &vb = fold.region(ValueRegion)->block;
-  const Value *k = vb.args[1];
-  auto isMember = [&](const Value *v) {
-    if (v == k)
-      return true;
-    return v->def && v->def->opcode == Opcode::Cast &&
-           v->def->operands[0] == k;
-  };
-  std::optional<unsigned> found;
-  walk(*fold.region(ValueRegion), [&](const Op &o) {
-    if (found || o.opcode != Opcode::Load)
-      return;
-    const Value *mem = o.memory();
-    if (!mem->isBlockArg() || mem->owner != &p.body->block)
-      return;
-    for (unsigned d = 1; d < o.operands.size(); ++d)
-      if (isMember(o.operands[d])) {
-        LaunchExpr e;
-        e.kind = LaunchExpr::Kind::Extent;
-        e.param = mem->argNo;
-        e.dim = d - 1;
-        e.type = ScalarKind::I64;
-        found = p.addExpr(e);
-        return;
-      }
-  });
-  return found;
-}
-
 /// Makes the program's launch-time alternative (Program::alternativeWhen)
 /// run also when `members`, a row's member count at launch, is kShortRow
 /// or more.
@@ -251,23 +218,6 @@ void wantLongRowAlternative(Program &p, unsigned members) {
     cond = p.selectExpr(before, before, cond);
   }
   p.alternativeWhen = static_cast<int>(cond);
-}
-
-/// The team shift S from the average region length `members / regions`:
-/// the largest k <= maxShift with avg >= kMembersPerLane * 2^k (k >= 1).
-unsigned teamShiftExpr(Program &p, unsigned members, unsigned regions,
-                       int maxShift) {
-  using K = LaunchExpr::Kind;
-  unsigned avg = p.binaryExpr(K::Div, members,
-                              p.binaryExpr(K::Max, regions, p.constExpr(1)));
-  unsigned e = p.constExpr(0);
-  for (int k = 1; k <= maxShift; ++k) {
-    // One statement per node: argument evaluation order must not number them.
-    const unsigned enough =
-        p.cmpExpr("ge", avg, p.constExpr(kMembersPerLane << k));
-    e = p.selectExpr(enough, p.constExpr(k), e);
-  }
-  return e;
 }
 
 /// The rewrite of one segment's region (file header).
@@ -576,7 +526,7 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
   unsigned m, per;
   bool runtime = false;
   if (region) {
-    members = memberExtent(p, *fold);
+    members = memberExtentExpr(p, *fold, 1);
     m = members ? *members
                 : p.binaryExpr(LaunchExpr::Kind::Mul, regions,
                                p.constExpr(32 * kMembersPerLane));
@@ -596,7 +546,8 @@ std::string intent::passes::applyRegionTeamsSegment(Program &p, unsigned index,
     per = p.constExpr(1);
     members = m;
   }
-  unsigned shift = teamShiftExpr(p, m, per, log2Of(p.ctaThreads));
+  unsigned shift =
+      teamShiftExpr(p, m, per, log2Of(p.ctaThreads), kMembersPerLane);
   const std::string avg =
       region ? p.exprToString(m) + " / " + p.exprToString(regions)
              : p.exprToString(m);

@@ -32,6 +32,8 @@ const PassInfo kPasses[] = {
      "reductions along an outer axis: 32 instances per CTA, split members"},
     {"region-teams", regionTeams, true,
      "region_fold regions on teams of 2^S threads sized by region length"},
+    {"scan-teams", scanTeams, true,
+     "scans per instance (rows, regions) on teams of 2^S lanes by length"},
     {"privatize-atomics", privatizeAtomics, true,
      "atomics of a histogram into a shared-memory copy per CTA, merged once"},
     {"tile", tile, true,

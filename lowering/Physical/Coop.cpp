@@ -84,8 +84,10 @@ bool intent::phys::addressesRow(const Op &op,
 }
 
 bool intent::phys::walksOuterAxis(const Op &r,
-                                  const std::vector<const Value *> &coords) {
-  if ((r.opcode != Opcode::Reduce && r.opcode != Opcode::ArgReduce) ||
+                                  const std::vector<const Value *> &coords,
+                                  bool scans) {
+  if ((r.opcode != Opcode::Reduce && r.opcode != Opcode::ArgReduce &&
+       !(scans && r.opcode == Opcode::Scan)) ||
       coords.empty() || r.regions.empty())
     return false;
   const Value *k = r.regions[0]->block.args[0];

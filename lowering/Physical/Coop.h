@@ -54,8 +54,10 @@ bool addressesRow(const Op &op, const std::vector<const Value *> &rows);
 /// `coords`) walks an outer axis of a view: a load in its value region has
 /// the last instance coordinate as its last coordinate and the member
 /// index in an earlier one, and no load has the member index last (a row
-/// reduction, read along the contiguous axis, is cta-rows').
-bool walksOuterAxis(const Op &r, const std::vector<const Value *> &coords);
+/// reduction, read along the contiguous axis, is cta-rows'). With `scans`,
+/// a scan `r` is asked the same (a cumulative sum down the columns).
+bool walksOuterAxis(const Op &r, const std::vector<const Value *> &coords,
+                    bool scans = false);
 
 /// The values of instance block `body`'s top level that depend on a
 /// reduction's result (reduce / argreduce results and what is computed

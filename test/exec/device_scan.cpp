@@ -5,7 +5,8 @@
 // running maximum, a user combine that is associative but not commutative
 // (composition of affine maps x -> a x + b, exact in wrapping 32-bit
 // integers), a struct state (count and sum), an init that is not the
-// identity, a sub-range. Sizes 0, 1, a tile's edge (2048) +-1, several
+// identity, a sub-range, reverse scans (suffix sums; the affine maps
+// composed from the end, exclusive). Sizes 0, 1, a tile's edge (2048) +-1, several
 // tiles per CTA and, on the GPU, many CTAs (the aggregates of the CTAs
 // before are folded in order).
 #include "../../examples/support.hpp"
@@ -82,6 +83,30 @@ namespace ops = intent::ops;
       });
 }
 
+/// Suffix sums: y[k] = x[k] + ... + x[n - 1] (a reverse scan).
+[[intent::kernel]] void suffix_i64(view<std::int64_t, 1> y,
+                                   view<const std::int32_t, 1> x) {
+  scan(x.extent(0), std::int64_t(0), ops::plus{},
+       [&](index k) { return std::int64_t(x[k]); },
+       [&](index k, std::int64_t p) { y[k] = p; }, intent::scan_kind::inclusive,
+       intent::direction::reverse);
+}
+
+/// h[k] = the composition of the maps n - 1 down to k + 1 applied to 1
+/// (reverse, exclusive: the last member gets the init).
+[[intent::kernel]] void compose_reverse(view<std::uint32_t, 1> h,
+                                        view<const std::uint32_t, 1> a,
+                                        view<const std::uint32_t, 1> b) {
+  scan(
+      a.extent(0), Affine{1u, 0u},
+      [](const Affine &l, const Affine &r) {
+        return Affine{l.a * r.a, r.a * l.b + r.b};
+      },
+      [&](index k) { return Affine{a[k], b[k]}; },
+      [&](index k, const Affine &p) { h[k] = p.a + p.b; },
+      intent::scan_kind::exclusive, intent::direction::reverse);
+}
+
 } // namespace kernels
 
 using support::expect;
@@ -152,6 +177,26 @@ static void run(long N, std::mt19937 &Rng) {
       Want[K] = P.a + P.b;
     }
     expect(H.to_vector() == Want, "compose", N);
+    mem::array<std::uint32_t> HR(std::vector<std::uint32_t>(N, 0));
+    kernels::compose_reverse(intent::view<std::uint32_t, 1>(HR.data(), {N}),
+                             intent::view<const std::uint32_t, 1>(DA.data(), {N}),
+                             intent::view<const std::uint32_t, 1>(DB.data(), {N}));
+    P = Affine{1u, 0u};
+    for (long K = N - 1; K >= 0; --K) {
+      Want[K] = P.a + P.b;
+      P = Affine{P.a * A[K], A[K] * P.b + B[K]};
+    }
+    expect(HR.to_vector() == Want, "compose_reverse", N);
+  }
+  {
+    mem::array<std::int64_t> Y(std::vector<std::int64_t>(N + 1, -1));
+    kernels::suffix_i64(intent::view<std::int64_t, 1>(Y.data(), {N}),
+                        intent::view<const std::int32_t, 1>(DX.data(), {N}));
+    std::vector<std::int64_t> Want(N + 1, -1);
+    std::int64_t S = 0;
+    for (long K = N - 1; K >= 0; --K)
+      Want[K] = S += X[K];
+    expect(Y.to_vector() == Want, "suffix_i64", N);
   }
   {
     std::vector<double> D(N);

@@ -33,7 +33,7 @@ const phys::Type F64 = phys::Type::scalar(kir::ScalarKind::F64);
 //===----------------------------------------------------------------------===//
 
 TEST(StructuredVerifier, EveryComponentHasAnIdentity) {
-  Built b = buildFile("linear_recurrence.kir");
+  Built b = buildFile("linear_recurrence.kir", "", true, {"scan-teams"});
   findOp(*b.program, Opcode::Scan)->acc[1].identity = AccComponent::Identity::None;
   expectError(b, "[structured]", "accumulator component 1: has no identity");
 }
@@ -94,7 +94,7 @@ TEST(StructuredVerifier, SchemaIsPresent) {
 //===----------------------------------------------------------------------===//
 
 TEST(StructuredVerifier, CombineRegionArgumentsAreTyped) {
-  Built b = buildFile("linear_recurrence.kir");
+  Built b = buildFile("linear_recurrence.kir", "", true, {"scan-teams"});
   phys::Op *scan = findOp(*b.program, Opcode::Scan);
   // combine takes (a1, b1, a2, b2) and one stray f64.
   phys::Builder builder(*b.program);
@@ -105,7 +105,7 @@ TEST(StructuredVerifier, CombineRegionArgumentsAreTyped) {
 }
 
 TEST(StructuredVerifier, CombineRegionYieldsTheAccumulator) {
-  Built b = buildFile("linear_recurrence.kir");
+  Built b = buildFile("linear_recurrence.kir", "", true, {"scan-teams"});
   phys::Op *scan = findOp(*b.program, Opcode::Scan);
   scan->region(phys::CombineRegion)->block.terminator()->operands.pop_back();
   expectError(b, "[structured]", "combine region yields (f32) do not match");

@@ -1,0 +1,548 @@
+//===- ScanTeams.cpp - Scans on teams sized by the member count -----------===//
+//
+// Before: a parallel segment whose instance runs a scan (a row cumsum
+// `parallel_for(rows, r) scan(n, ..., x(r, k), y(r, k) = p)`; a segmented
+// prefix sum `region_scan(offsets, ...)`) runs one thread per instance,
+// which walks its members alone: a warp's 32 threads read 32 different
+// rows one element at a time (uncoalesced), and a few long rows leave the
+// GPU idle.
+//
+// After (docs/passes.md §13): a lane-team segment (Physical/Dispatch.h
+// laneTeamSegment) of a cta program of T = 256 threads whose teams are G =
+// 2^S <= 32 consecutive threads of a warp, S a launch value chosen from the
+// average member count (at least kPerLane members per thread). A team
+// walks its instance's members in tiles of kPerLane * G; member j of the
+// visit order (k = lo + j forward, hi - 1 - j in reverse) is lane j mod G's
+// slot (j / G) mod kPerLane, so every load of a tile is coalesced:
+//
+//   <the instance's other ops>         every thread, its instance (inactive
+//                                      ones the last)
+//   trips = ceil(n / (kPerLane G)), the warp's largest (shuffles)
+//   carry = init
+//   for each trip:                     uniform over the warp
+//     x_i = value(k_i) or the identity past the end, i < kPerLane
+//     incl_i = the team's inclusive scan of x_i (shuffles, lower lanes on
+//              the left); total_i = the team's last lane's incl_i
+//     state_i = carry_i + incl_i (exclusive: carry_i + lane l - 1's incl_i,
+//              carry_i on the first lane); carry_(i+1) = carry_i + total_i
+//     for each slot: if (active && k_i in range) emit(k_i, state_i)
+//   region_scan: if (active && worker == 0) final(r, carry)
+//
+// Every combine has the earlier members on its left, so a user combine
+// that is only associative is exact. Applies to a parallel segment of one
+// instance per thread (a thread program's, or one spread over a
+// power-of-two cta program of a fixed CTA size) whose top level is the
+// decode, pure code, loads and one scan or region_scan that may be
+// reassociated (not `intent::ordered`), is not chunked, has accumulator
+// components of 4 or 8 bytes with an identity, a value region without
+// effects, and an emit region that stores at the member's own coordinate
+// (y(r, k), y[k - lo]) into views the scan does not read elsewhere; a
+// scan down an outer axis (a column cumsum) keeps one thread per instance
+// (threads across the columns read coalesced).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/Passes.h"
+
+#include "Physical/Clone.h"
+#include "Physical/Coop.h"
+#include "Physical/CoopBuild.h"
+#include "Physical/Dispatch.h"
+#include "Physical/Structured.h"
+
+#include <set>
+
+using namespace intent;
+using namespace intent::phys;
+using intent::passes::kCtaThreads;
+
+namespace {
+
+/// Members a lane loads per trip (and at least has before a wider team).
+constexpr int kPerLane = 4;
+/// Teams of at most a warp: shuffles only, no barrier.
+constexpr int kMaxShift = 5;
+
+using Values = CoopBuilder::Values;
+
+bool isScan(const Op &op) {
+  return op.opcode == Opcode::Scan || op.opcode == Opcode::RegionScan;
+}
+
+/// The member argument of a scan's value and emit regions (region ops
+/// take the region index first).
+unsigned memberArg(const Op &scan) { return isRegionOp(scan.opcode) ? 1 : 0; }
+
+/// Whether `v` depends on an argument of `blk` (through ops inside `o`).
+bool dependsOnArgs(const Value *v, const Block &blk, const Op &o) {
+  if (!v->def)
+    return std::find(blk.args.begin(), blk.args.end(), v) != blk.args.end();
+  if (!definedInside(v, o))
+    return false;
+  for (const Value *x : v->def->operands)
+    if (dependsOnArgs(x, blk, o))
+      return true;
+  return false;
+}
+
+/// An access's coordinates as a key: the region's member index (unshifted)
+/// as null, any other coordinate as itself.
+std::vector<const Value *> coordKey(const Op &access, const Value *k) {
+  std::vector<const Value *> key;
+  for (const Value *c : access.coords())
+    key.push_back(c == k ? nullptr : c);
+  return key;
+}
+
+/// Whether two views of the kernel may be one array: the same value, or
+/// two mutable views of one element type and rank (the aliasing contract).
+bool mayAlias(const Value *a, const Value *b) {
+  if (a == b)
+    return true;
+  return a->type.isView() && b->type.isView() && !a->type.constElem &&
+         !b->type.constElem && a->type.elem == b->type.elem &&
+         a->type.rank == b->type.rank;
+}
+
+/// Why `scan` (top-level in the instance) cannot run on a team.
+std::string scanRejection(const Op &scan,
+                          const std::vector<const Value *> &coords) {
+  if (!scan.boolAttr("reassociate", false))
+    return "the scan is ordered (intent::ordered): it stays serial";
+  if (chunkLength(scan))
+    return "the region_scan is chunked";
+  for (const AccComponent &c : scan.acc) {
+    if (c.identity == AccComponent::Identity::None)
+      return "the accumulator has no identity";
+    if (c.type.elem == ScalarKind::Bool ||
+        (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8))
+      return "accumulator type " + typeToString(c.type) +
+             " is not 4 or 8 bytes";
+  }
+  if (walksOuterAxis(scan, coords, /*scans=*/true))
+    return "the scan walks an outer axis (one thread per instance reads "
+           "coalesced across them)";
+  // The value region: loads and computation.
+  bool computes = true;
+  std::vector<const Op *> loads;
+  walk(*scan.region(ValueRegion), [&](const Op &o) {
+    if (o.opcode == Opcode::Load)
+      loads.push_back(&o);
+    else if (o.opcode == Opcode::Store || isAtomic(o.opcode) ||
+             o.opcode == Opcode::Print || isCooperative(o.opcode))
+      computes = false;
+  });
+  if (!computes)
+    return "the scan's value does more than load and compute";
+  // The emit region: pure code and stores at the member's coordinate.
+  const Block &emit = scan.region(OutRegion)->block;
+  const Value *k = emit.args[memberArg(scan)];
+  const Value *vk = scan.region(ValueRegion)->block.args[memberArg(scan)];
+  auto invariant = [&](const Value *v) {
+    return !dependsOnArgs(v, emit, scan);
+  };
+  for (const auto &o : emit.ops) {
+    if (isTerminator(o->opcode) || (o->regions.empty() && isPure(o->opcode)))
+      continue;
+    if (o->opcode != Opcode::Store || o->guard() || !o->memory()->type.isView())
+      return "the scan's emit does more than store";
+    bool atK = false, shifted = false;
+    for (const Value *c : o->coords()) {
+      const Op *d = c->def;
+      const bool plus =
+          d && (d->opcode == Opcode::Add || d->opcode == Opcode::Sub) &&
+          ((d->operands[0] == k && invariant(d->operands[1])) ||
+           (d->opcode == Opcode::Add && d->operands[1] == k &&
+            invariant(d->operands[0])));
+      if (c == k || plus) {
+        atK = true;
+        shifted = shifted || plus;
+      } else if (!invariant(c)) {
+        return "the scan's emit stores elsewhere than at its member";
+      }
+    }
+    if (!atK)
+      return "the scan's emit stores elsewhere than at its member";
+    // A view the value region reads (or one it may be): only in place, the
+    // lane that read the member writes it.
+    for (const Op *l : loads) {
+      if (!mayAlias(l->memory(), o->memory()))
+        continue;
+      if (shifted || coordKey(*l, vk) != coordKey(*o, k))
+        return "the scan's emit writes a view its value reads at another "
+               "member";
+    }
+  }
+  if (scan.opcode == Opcode::RegionScan)
+    for (const auto &o : scan.region(FinalRegion)->block.ops)
+      if (!isTerminator(o->opcode) &&
+          !(o->regions.empty() &&
+            (isPure(o->opcode) || o->opcode == Opcode::Store)))
+        return "the region_scan's final flow does more than compute and "
+               "store";
+  return "";
+}
+
+std::string rejection(const Program &p, const Segment &seg, Op *&segOp,
+                      const Op *&scan) {
+  if (seg.ordered)
+    return "the group is a single instance";
+  const int t = p.ctaThreads;
+  if (!(p.scope == ExecScope::Thread ||
+        (seg.spread && !seg.team && seg.tile < 0 && seg.spread == t &&
+         t >= 32 && (t & (t - 1)) == 0 && !p.regMaxK)))
+    return "the group is not one instance per thread of a power-of-two CTA "
+           "of a fixed size";
+  segOp = segmentOp(p, seg.group);
+  if (!segOp)
+    return "no segment op";
+  if (containsPrint(*segOp->regions[0]))
+    return "the instance prints";
+  const Block &body = segOp->regions[0]->block;
+  scan = nullptr;
+  for (const auto &op : body.ops) {
+    if (isScan(*op)) {
+      if (scan)
+        return "the instance runs several scans";
+      scan = op.get();
+      continue;
+    }
+    switch (op->opcode) {
+    case Opcode::Load:
+    case Opcode::Delinearize:
+    case Opcode::Yield:
+      break;
+    default:
+      if (!op->regions.empty() || !isPure(op->opcode))
+        return "the instance has top-level " + opcodeName(op->opcode).str() +
+               " (only pure code, loads and one scan)";
+    }
+  }
+  if (!scan)
+    return "the instance has no top-level scan";
+  // (The verifier proves a region_scan's emits unique per region through
+  // the op's member index; a team's computed members are not yet proved to
+  // stay inside their region.)
+  if (scan->opcode == Opcode::RegionScan)
+    return "a region_scan keeps one thread per region (its emits on a team "
+           "are not proved to stay inside the region)";
+  if (std::string why = scanRejection(*scan, rowCoordinates(body));
+      !why.empty())
+    return why;
+  // The bounds' loads read no view the scan writes.
+  std::set<const Value *> stored;
+  walk(*scan->region(OutRegion),
+       [&](const Op &o) {
+         if (o.opcode == Opcode::Store)
+           stored.insert(o.memory());
+       });
+  for (const auto &op : body.ops)
+    if (op->opcode == Opcode::Load)
+      for (const Value *s : stored)
+        if (mayAlias(op->memory(), s))
+          return "the instance reads a view its scan writes";
+  return "";
+}
+
+/// The rewrite of one segment's region (file header).
+class ScanLowering {
+public:
+  ScanLowering(Program &p, Op &segOp, const Op &scan, unsigned shiftExpr)
+      : p(p), seg(segOp), scan(scan), cb(p, "scan-teams", scan.loc),
+        shiftExpr(shiftExpr) {
+    for (const AccComponent &c : scan.acc)
+      types.push_back(c.type);
+  }
+
+  void run();
+
+private:
+  Program &p;
+  Op &seg;
+  const Op &scan;
+  CoopBuilder cb;
+  const unsigned shiftExpr;
+  ValueMap map;
+  FoldInliner fi{cb, map};
+  std::vector<Type> types;
+  bool region = false;
+  Value *r = nullptr; ///< the region index of a region_scan
+
+  Value *i64v(int64_t v) { return cb.i64(v); }
+  Value *sub(Value *a, Value *b) { return cb.b.binary(Opcode::Sub, a, b); }
+  Values identity() { return fi.identity(scan, types); }
+  Values combine(const Values &lo, const Values &hi) {
+    return fi.combine(scan, lo, hi);
+  }
+  Values select(Value *c, const Values &x, const Values &y) {
+    Values out;
+    for (unsigned i = 0; i < x.size(); ++i)
+      out.push_back(cb.select(c, x[i], y[i]));
+    return out;
+  }
+  /// Region `reg`'s arguments: (r,) k, then `rest`.
+  Values args(Value *k, const Values &rest) {
+    Values a;
+    if (region)
+      a.push_back(r);
+    a.push_back(k);
+    a.insert(a.end(), rest.begin(), rest.end());
+    return a;
+  }
+  /// The team's inclusive scan of `x` (lane l gets its team's lanes up to
+  /// l combined in lane order).
+  Values teamScan(const Values &x, Value *lane, Value *worker32, Value *g32);
+  /// The scan's lowering, at the builder's insertion point.
+  void lowerScan(Value *worker, Value *active);
+};
+
+Values ScanLowering::teamScan(const Values &x, Value *lane, Value *worker32,
+                              Value *g32) {
+  // After offset o, lane l holds its team's lanes (l - 2o, l] in order.
+  Values init = {cb.i32(1)};
+  init.insert(init.end(), x.begin(), x.end());
+  Values out = cb.loop(
+      init, [&](const Values &c) { return cb.cmp("lt", c[0], g32); },
+      [&](const Values &c) {
+        Value *o = c[0];
+        Value *src = cb.b.binary(Opcode::Max, sub(lane, o), cb.i32(0));
+        Values mine(c.begin() + 1, c.end()), left;
+        for (Value *v : mine)
+          left.push_back(cb.shuffle(v, src, "idx"));
+        Values s = cb.ifThen(cb.cmp("ge", worker32, o), mine,
+                             [&] { return combine(left, mine); });
+        Values next = {o};
+        next.insert(next.end(), s.begin(), s.end());
+        return next;
+      },
+      [&](const Values &c) {
+        Values next = c;
+        next[0] = cb.b.binary(Opcode::Shl, c[0], cb.i32(1));
+        return next;
+      });
+  return Values(out.begin() + 1, out.end());
+}
+
+void ScanLowering::lowerScan(Value *worker, Value *active) {
+  region = scan.opcode == Opcode::RegionScan;
+  if (region)
+    r = lookup(map, regionIndex(scan));
+  const bool forward = scan.strAttr("direction") != "reverse";
+  const bool inclusive = scan.strAttr("kind") != "exclusive";
+  Value *lo = lookup(map, memberBegin(scan));
+  Value *hi = lookup(map, memberEnd(scan));
+  Value *n = cb.b.binary(Opcode::Max, sub(hi, lo), i64v(0));
+  Value *s = cb.b.launchValue(shiftExpr);
+  Value *g = cb.b.binary(Opcode::Shl, i64v(1), s);
+  Value *g32 = cb.cast(g, ScalarKind::I32);
+  Value *span = cb.mul(g, i64v(kPerLane));
+  Value *lane = cb.laneId();
+  Value *worker32 = cb.cast(worker, ScalarKind::I32);
+
+  // The trips of the warp's busiest team, the same on every lane (the
+  // loop's shuffles need the whole warp).
+  Value *trips =
+      cb.b.binary(Opcode::Div, sub(cb.add(n, span), i64v(1)), span);
+  for (int o = 16; o >= 1; o /= 2)
+    trips = cb.b.binary(Opcode::Max, trips,
+                        cb.shuffle(trips, cb.i32(o), "xor"));
+  trips = cb.shuffle(trips, cb.i32(0), "idx");
+
+  Value *last = cb.add(sub(lane, worker32), sub(g32, cb.i32(1)));
+  Value *prev = cb.b.binary(Opcode::Max, sub(lane, cb.i32(1)), cb.i32(0));
+  Value *notFirst = cb.cmp("gt", worker, i64v(0));
+  const Value *kValue = scan.region(ValueRegion)->block.args[memberArg(scan)];
+  const Value *kEmit = scan.region(OutRegion)->block.args[memberArg(scan)];
+  Values init = {i64v(0)};
+  {
+    Values inits;
+    for (const Value *v : accInits(scan))
+      inits.push_back(lookup(map, const_cast<Value *>(v)));
+    init.insert(init.end(), inits.begin(), inits.end());
+  }
+  const unsigned nc = types.size();
+  Values out = cb.loop(
+      init, [&](const Values &c) { return cb.cmp("lt", c[0], trips); },
+      [&](const Values &c) {
+        Value *base = cb.mul(c[0], span);
+        Values carry(c.begin() + 1, c.end());
+        // Slot i: visit index base + i G + worker, its member and value.
+        std::vector<Value *> members, valid;
+        std::vector<Values> xs;
+        for (int i = 0; i < kPerLane; ++i) {
+          Value *j = cb.add(cb.add(base, cb.mul(g, i64v(i))), worker);
+          Value *in = cb.cmp("lt", j, n);
+          Value *k = forward ? cb.add(lo, j) : sub(sub(hi, i64v(1)), j);
+          k->origin = kValue->origin;
+          k->name = kValue->name;
+          members.push_back(k);
+          valid.push_back(in);
+          xs.push_back(cb.branch(in, types,
+                                 [&] {
+                                   return fi.inlineRegion(scan, ValueRegion,
+                                                          args(k, {}));
+                                 },
+                                 [&] { return identity(); }));
+        }
+        // Each slot's state: the carry, then the team's lanes before (and,
+        // inclusive, at) this one; the carry passes the slot's total on.
+        std::vector<Values> states;
+        for (int i = 0; i < kPerLane; ++i) {
+          Values incl = teamScan(xs[i], lane, worker32, g32);
+          Values total, left;
+          for (Value *v : incl) {
+            total.push_back(cb.shuffle(v, last, "idx"));
+            if (!inclusive)
+              left.push_back(cb.shuffle(v, prev, "idx"));
+          }
+          states.push_back(inclusive
+                               ? combine(carry, incl)
+                               : select(notFirst, combine(carry, left), carry));
+          carry = combine(carry, total);
+        }
+        // One emit (each KIR store once), slot by slot.
+        Values e = {i64v(0)};
+        Values loopOut = cb.loop(
+            e, [&](const Values &u) { return cb.cmp("lt", u[0], i64v(kPerLane)); },
+            [&](const Values &u) {
+              Value *k = members[0], *in = valid[0];
+              Values st = states[0];
+              for (int i = 1; i < kPerLane; ++i) {
+                Value *is = cb.cmp("eq", u[0], i64v(i));
+                k = cb.select(is, members[i], k);
+                in = cb.select(is, valid[i], in);
+                st = select(is, states[i], st);
+              }
+              k->origin = kEmit->origin;
+              k->name = kEmit->name;
+              cb.when(cb.both(active, in),
+                      [&] { fi.inlineRegion(scan, OutRegion, args(k, st)); });
+              return u;
+            },
+            [&](const Values &u) { return Values{cb.add(u[0], i64v(1))}; },
+            /*unroll=*/kPerLane);
+        (void)loopOut;
+        Values next = {c[0]};
+        next.insert(next.end(), carry.begin(), carry.end());
+        return next;
+      },
+      [&](const Values &c) {
+        Values next = c;
+        next[0] = cb.add(c[0], i64v(1));
+        return next;
+      });
+  out[0]->def->loc = scan.loc;
+  if (region) {
+    Values fin(out.begin() + 1, out.begin() + 1 + nc);
+    cb.when(cb.both(active, cb.cmp("eq", worker, i64v(0))), [&] {
+      Values a = {r};
+      a.insert(a.end(), fin.begin(), fin.end());
+      fi.inlineRegion(scan, FinalRegion, a);
+    });
+  }
+}
+
+void ScanLowering::run() {
+  Block &blk = seg.regions[0]->block;
+  Value *worker = blk.args[1], *active = blk.args[2];
+  Block old;
+  old.ops = std::move(blk.ops);
+  blk.ops.clear();
+  cb.b.setInsertionBlock(&blk);
+  std::unique_ptr<Op> terminator = std::move(old.ops.back());
+  old.ops.pop_back();
+  for (const auto &op : old.ops) {
+    if (op.get() == &scan)
+      lowerScan(worker, active);
+    else
+      fi.copy(*op, /*proven=*/true);
+  }
+  blk.ops.push_back(std::move(terminator));
+}
+
+int log2Of(int v) {
+  int s = 0;
+  while ((1 << s) < v)
+    ++s;
+  return s;
+}
+
+} // namespace
+
+std::string intent::passes::applyScanTeamsSegment(Program &p, unsigned index,
+                                                  std::string &what) {
+  Op *segOp = nullptr;
+  const Op *scan = nullptr;
+  Segment &seg = p.segments[index];
+  std::string why = rejection(p, seg, segOp, scan);
+  if (!why.empty())
+    return why;
+  // The program becomes a cta program; its other groups keep one instance
+  // per thread.
+  if (p.scope == ExecScope::Thread) {
+    p.scope = ExecScope::CTA;
+    p.ctaThreads = kCtaThreads;
+    for (unsigned s = 0; s < p.segments.size(); ++s)
+      if (s != index)
+        spreadSegment(p, s, kCtaThreads);
+  }
+  using K = LaunchExpr::Kind;
+  const bool region = scan->opcode == Opcode::RegionScan;
+  const unsigned instances = seg.spread ? seg.instances : seg.length;
+  // The members per instance on average: the bounds' when known at launch,
+  // else the extent of a view the value region indexes by the member (over
+  // the instances for a region_scan), else a warp's share assumed.
+  unsigned m, per = p.constExpr(1);
+  bool assumed = false;
+  if (!region && isLaunchVisible(p, memberBegin(*scan)) &&
+      isLaunchVisible(p, memberEnd(*scan))) {
+    m = p.binaryExpr(K::Max,
+                     p.binaryExpr(K::Sub, *launchExprOf(p, memberEnd(*scan)),
+                                  *launchExprOf(p, memberBegin(*scan))),
+                     p.constExpr(0));
+  } else if (std::optional<unsigned> e =
+                 memberExtentExpr(p, *scan, memberArg(*scan))) {
+    // A scan's member indexes that coordinate directly (x(r, k), w[k]):
+    // the extent bounds one instance's members; a region's members share
+    // the view with the other regions'.
+    m = *e;
+    if (region)
+      per = instances;
+  } else {
+    m = p.constExpr(32 * kPerLane);
+    assumed = true;
+  }
+  const int maxShift = std::min(kMaxShift, log2Of(p.ctaThreads));
+  const unsigned shift = teamShiftExpr(p, m, per, maxShift, kPerLane);
+  const std::string avg = p.exprToString(m) +
+                          (per == instances ? " / " + p.exprToString(per) : "");
+  const std::string kind = scan->strAttr("kind"),
+                    dir = scan->strAttr("direction");
+  laneTeamSegment(p, index, shift);
+  ScanLowering(p, *segOp, *scan, shift).run(); // `scan` is gone after this
+  what = "scan-teams: each instance's " + kind + " " + dir + " " +
+         (region ? "region_scan" : "scan") +
+         " on a team of 2^S consecutive threads of a warp (S at launch: at "
+         "most " +
+         std::to_string(maxShift) + ", at least " + std::to_string(kPerLane) +
+         " members per thread of the average member count " + avg +
+         (assumed ? ", assumed" : "") + "), tiles of " +
+         std::to_string(kPerLane) +
+         " x 2^S members scanned by warp shuffles, carried in order";
+  return "";
+}
+
+void intent::passes::scanTeams(Program &p, phys::RemarkSink &sink) {
+  for (unsigned s = 0; s < p.segments.size(); ++s) {
+    const Op *segOp = segmentOp(p, p.segments[s].group);
+    bool candidate = false;
+    if (segOp && !p.segments[s].team && !p.segments[s].ordered)
+      for (const auto &op : segOp->regions[0]->block.ops)
+        candidate = candidate || isScan(*op);
+    std::string what, why = applyScanTeamsSegment(p, s, what);
+    if (why.empty())
+      sink.remark(p.segments[s].loc, what);
+    else if (candidate)
+      sink.remark(p.segments[s].loc, "scan-teams: not applied: " + why);
+  }
+}
