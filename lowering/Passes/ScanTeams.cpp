@@ -28,14 +28,19 @@
 //     for each slot: if (active && k_i in range) emit(k_i, state_i)
 //   region_scan: if (active && worker == 0) final(r, carry)
 //
+// The lowering handles a region_scan too (the region's bounds from the
+// offsets, the final flow on lane 0), but the pass does not apply it yet:
+// the verifier's [conflicts] rule cannot prove that a team's computed
+// members stay inside their region, so such a program would not verify.
+//
 // Every combine has the earlier members on its left, so a user combine
 // that is only associative is exact. Applies to a parallel segment of one
 // instance per thread (a thread program's, or one spread over a
 // power-of-two cta program of a fixed CTA size) whose top level is the
-// decode, pure code, loads and one scan or region_scan that may be
-// reassociated (not `intent::ordered`), is not chunked, has accumulator
-// components of 4 or 8 bytes with an identity, a value region without
-// effects, and an emit region that stores at the member's own coordinate
+// decode, pure code, loads and one scan that may be reassociated (not
+// `intent::ordered`), is not chunked, has accumulator components of 4 or 8
+// bytes with an identity, a value region without effects, and an emit
+// region that stores at the member's own coordinate
 // (y(r, k), y[k - lo]) into views the scan does not read elsewhere; a
 // scan down an outer axis (a column cumsum) keeps one thread per instance
 // (threads across the columns read coalesced).
