@@ -176,7 +176,7 @@ done
 echo "== CUDA benchmarks took $(( $(date +%s) - t_run )) s" | tee -a "$log"
 
 #--- 3. the torch / Triton peers ----------------------------------------------
-if [ "$torch" -eq 1 ] && { [ -z "$only" ] || [[ ",$only" =~ ,(softmax|layernorm|argmax|mv2|colsum|rmsnorm|transpose|permute3|stencil|histogram) ]]; }; then
+if [ "$torch" -eq 1 ] && { [ -z "$only" ] || [[ ",$only" =~ ,(softmax|layernorm|argmax|mv2|colsum|rmsnorm|transpose|permute3|stencil|histogram|rowsum|rowcumsum|norms3) ]]; }; then
   echo "== torch / Triton peers" | tee -a "$log"
   t_py=$(date +%s)
   PYTHONUNBUFFERED=1 timeout -k 10 300 python3 "$here/py/torch_peers.py" --csv "$raw" \
