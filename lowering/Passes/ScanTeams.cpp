@@ -65,8 +65,12 @@ namespace {
 
 /// Members a lane loads per trip (and at least has before a wider team).
 constexpr int kPerLane = 4;
-/// Teams of at most a warp: shuffles only, no barrier.
+/// Teams of at most a warp (shuffles only) when the instances fill the
+/// GPU that way: kFillThreads threads at least (about an H100's 132 SMs x
+/// 2048 resident threads); else teams up to the CTA, whose warps pass
+/// their totals through shared memory.
 constexpr int kMaxShift = 5;
+constexpr int64_t kFillThreads = int64_t(1) << 18;
 
 using Values = CoopBuilder::Values;
 
@@ -259,6 +263,9 @@ public:
       types.push_back(c.type);
   }
 
+  /// Adds the pass's cta_shared buffers to the program (before run()).
+  void addBuffers();
+
   void run();
 
 private:
@@ -272,6 +279,14 @@ private:
   std::vector<Type> types;
   bool region = false;
   Value *r = nullptr; ///< the region index of a region_scan
+  /// cta_shared buffers: the warps' trip counts (i64, one per warp) and,
+  /// per accumulator component, the warps' slot totals of a team wider
+  /// than a warp (kPerLane x warps).
+  Value *tripBuf = nullptr;
+  Values partBufs;
+  unsigned tripId = 0;
+  std::vector<unsigned> partIds;
+  int warps = 0;
 
   Value *i64v(int64_t v) { return cb.i64(v); }
   Value *sub(Value *a, Value *b) { return cb.b.binary(Opcode::Sub, a, b); }
@@ -296,25 +311,27 @@ private:
   }
   /// The team's inclusive scan of `x` (lane l gets its team's lanes up to
   /// l combined in lane order).
-  Values teamScan(const Values &x, Value *lane, Value *worker32, Value *g32);
+  Values teamScan(const Values &x, Value *lane, Value *inWarp, Value *gw32);
   /// The scan's lowering, at the builder's insertion point.
   void lowerScan(Value *worker, Value *active);
 };
 
-Values ScanLowering::teamScan(const Values &x, Value *lane, Value *worker32,
-                              Value *g32) {
-  // After offset o, lane l holds its team's lanes (l - 2o, l] in order.
+Values ScanLowering::teamScan(const Values &x, Value *lane, Value *inWarp,
+                              Value *gw32) {
+  // After offset o, lane l holds its team's lanes (l - 2o, l] in order
+  // (within the warp: `inWarp` is the lane's place in its team's part of
+  // the warp, gw32 that part's width).
   Values init = {cb.i32(1)};
   init.insert(init.end(), x.begin(), x.end());
   Values out = cb.loop(
-      init, [&](const Values &c) { return cb.cmp("lt", c[0], g32); },
+      init, [&](const Values &c) { return cb.cmp("lt", c[0], gw32); },
       [&](const Values &c) {
         Value *o = c[0];
         Value *src = cb.b.binary(Opcode::Max, sub(lane, o), cb.i32(0));
         Values mine(c.begin() + 1, c.end()), left;
         for (Value *v : mine)
           left.push_back(cb.shuffle(v, src, "idx"));
-        Values s = cb.ifThen(cb.cmp("ge", worker32, o), mine,
+        Values s = cb.ifThen(cb.cmp("ge", inWarp, o), mine,
                              [&] { return combine(left, mine); });
         Values next = {o};
         next.insert(next.end(), s.begin(), s.end());
@@ -339,23 +356,38 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
   Value *n = cb.b.binary(Opcode::Max, sub(hi, lo), i64v(0));
   Value *s = cb.b.launchValue(shiftExpr);
   Value *g = cb.b.binary(Opcode::Shl, i64v(1), s);
-  Value *g32 = cb.cast(g, ScalarKind::I32);
   Value *span = cb.mul(g, i64v(kPerLane));
   Value *lane = cb.laneId();
   Value *worker32 = cb.cast(worker, ScalarKind::I32);
+  // The team's part of this warp: min(G, 32) lanes; the lane's place in it.
+  Value *gw32 =
+      cb.cast(cb.b.binary(Opcode::Min, g, i64v(32)), ScalarKind::I32);
+  Value *inWarp = cb.b.binary(Opcode::BitAnd, worker32, sub(gw32, cb.i32(1)));
+  Value *wide = cb.cmp("gt", g, i64v(32));
+  Value *warp = cb.cast(cb.warpId(), ScalarKind::I64);
 
-  // The trips of the warp's busiest team, the same on every lane (the
-  // loop's shuffles need the whole warp).
+  // The trips of the CTA's busiest team, the same on every thread (the
+  // loop's shuffles need the whole warp, a wide team's barriers the CTA):
+  // the warp's largest by shuffles, the warps' through shared memory.
   Value *trips =
       cb.b.binary(Opcode::Div, sub(cb.add(n, span), i64v(1)), span);
   for (int o = 16; o >= 1; o /= 2)
     trips = cb.b.binary(Opcode::Max, trips,
                         cb.shuffle(trips, cb.i32(o), "xor"));
-  trips = cb.shuffle(trips, cb.i32(0), "idx");
+  cb.when(cb.cmp("eq", lane, cb.i32(0)),
+          [&] { cb.store(tripBuf, warp, trips); });
+  cb.barrier();
+  trips = cb.load(tripBuf, i64v(0));
+  for (int w = 1; w < warps; ++w)
+    trips = cb.b.binary(Opcode::Max, trips, cb.load(tripBuf, i64v(w)));
 
-  Value *last = cb.add(sub(lane, worker32), sub(g32, cb.i32(1)));
+  Value *last = cb.add(sub(lane, inWarp), sub(gw32, cb.i32(1)));
   Value *prev = cb.b.binary(Opcode::Max, sub(lane, cb.i32(1)), cb.i32(0));
   Value *notFirst = cb.cmp("gt", worker, i64v(0));
+  Value *inWarpNotFirst = cb.cmp("gt", inWarp, cb.i32(0));
+  // A wide team's warps: its first, and one past its last.
+  Value *firstWarp = sub(warp, cb.b.binary(Opcode::Shr, worker, i64v(5)));
+  Value *endWarp = cb.add(firstWarp, cb.b.binary(Opcode::Shr, g, i64v(5)));
   const Value *kValue = scan.region(ValueRegion)->block.args[memberArg(scan)];
   const Value *kEmit = scan.region(OutRegion)->block.args[memberArg(scan)];
   Values init = {i64v(0)};
@@ -389,20 +421,85 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
                                  },
                                  [&] { return identity(); }));
         }
+        // Each slot's scan within the warp's part of the team; a team wider
+        // than a warp adds the totals of its warps before (shared memory).
+        std::vector<Values> incl, left;
+        Values beforeTotal; // slot i: before_i, then total_i (else branch)
+        const Values id = identity();
+        for (int i = 0; i < kPerLane; ++i) {
+          incl.push_back(teamScan(xs[i], lane, inWarp, gw32));
+          Values l;
+          for (Value *v : incl[i])
+            l.push_back(cb.shuffle(v, prev, "idx"));
+          left.push_back(l);
+        }
+        for (int i = 0; i < kPerLane; ++i)
+          beforeTotal.insert(beforeTotal.end(), id.begin(), id.end());
+        for (int i = 0; i < kPerLane; ++i)
+          for (Value *v : incl[i])
+            beforeTotal.push_back(cb.shuffle(v, last, "idx"));
+        beforeTotal = cb.ifThen(wide, beforeTotal, [&] {
+          cb.when(cb.cmp("eq", lane, cb.i32(31)), [&] {
+            for (int i = 0; i < kPerLane; ++i)
+              for (unsigned c = 0; c < nc; ++c)
+                cb.store(partBufs[c], cb.add(i64v(i * warps), warp),
+                         incl[i][c]);
+          });
+          cb.barrier();
+          // The warps before this one in order, then the rest of the team.
+          auto fold = [&](Value *from, Value *to, const Values &start) {
+            Values init = {from};
+            init.insert(init.end(), start.begin(), start.end());
+            Values out = cb.loop(
+                init, [&](const Values &c) { return cb.cmp("lt", c[0], to); },
+                [&](const Values &c) {
+                  Values acc(c.begin() + 1, c.end()), next = {c[0]};
+                  for (int i = 0; i < kPerLane; ++i) {
+                    Values mine(acc.begin() + i * nc,
+                                acc.begin() + (i + 1) * nc),
+                        other;
+                    for (unsigned k = 0; k < nc; ++k)
+                      other.push_back(cb.load(
+                          partBufs[k], cb.add(i64v(i * warps), c[0])));
+                    Values a = combine(mine, other);
+                    next.insert(next.end(), a.begin(), a.end());
+                  }
+                  return next;
+                },
+                [&](const Values &c) {
+                  Values next = c;
+                  next[0] = cb.add(c[0], i64v(1));
+                  return next;
+                });
+            return Values(out.begin() + 1, out.end());
+          };
+          Values ids;
+          for (int i = 0; i < kPerLane; ++i)
+            ids.insert(ids.end(), id.begin(), id.end());
+          Values before = fold(firstWarp, warp, ids);
+          Values total = fold(warp, endWarp, before);
+          // Every warp has read the totals before the next trip writes.
+          cb.barrier();
+          Values out = before;
+          out.insert(out.end(), total.begin(), total.end());
+          return out;
+        });
         // Each slot's state: the carry, then the team's lanes before (and,
         // inclusive, at) this one; the carry passes the slot's total on.
         std::vector<Values> states;
         for (int i = 0; i < kPerLane; ++i) {
-          Values incl = teamScan(xs[i], lane, worker32, g32);
-          Values total, left;
-          for (Value *v : incl) {
-            total.push_back(cb.shuffle(v, last, "idx"));
-            if (!inclusive)
-              left.push_back(cb.shuffle(v, prev, "idx"));
+          Values before(beforeTotal.begin() + i * nc,
+                        beforeTotal.begin() + (i + 1) * nc);
+          Values total(beforeTotal.begin() + (kPerLane + i) * nc,
+                       beforeTotal.begin() + (kPerLane + i + 1) * nc);
+          if (inclusive) {
+            states.push_back(combine(carry, combine(before, incl[i])));
+          } else {
+            Values lanesBefore =
+                select(inWarpNotFirst, combine(before, left[i]), before);
+            states.push_back(
+                select(notFirst, combine(carry, lanesBefore), carry));
           }
-          states.push_back(inclusive
-                               ? combine(carry, incl)
-                               : select(notFirst, combine(carry, left), carry));
           carry = combine(carry, total);
         }
         // One emit (each KIR store once), slot by slot.
@@ -447,6 +544,30 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
   }
 }
 
+void ScanLowering::addBuffers() {
+  warps = std::max(1, p.ctaThreads / 32);
+  const unsigned group = static_cast<unsigned>(seg.intAttr("group"));
+  auto add = [&](const std::string &name, ScalarKind elem, int64_t size) {
+    Buffer b;
+    b.id = p.buffers.size();
+    b.name = name + "_g" + std::to_string(group);
+    b.scope = BufferScope::CTAShared;
+    b.elem = elem;
+    b.size = size;
+    b.init = InitMode::FirstWrite;
+    b.ownership = Ownership::Private;
+    b.writerGroups = b.readerGroups = {group};
+    b.origin = seg.origin;
+    p.buffers.push_back(b);
+    return b.id;
+  };
+  tripId = add("scan_trips", ScalarKind::I64, warps);
+  for (unsigned c = 0; c < types.size(); ++c)
+    partIds.push_back(add("scan_part" + std::to_string(c), types[c].elem,
+                          int64_t(kPerLane) * warps));
+  layoutSharedBuffers(p);
+}
+
 void ScanLowering::run() {
   Block &blk = seg.regions[0]->block;
   Value *worker = blk.args[1], *active = blk.args[2];
@@ -454,6 +575,9 @@ void ScanLowering::run() {
   old.ops = std::move(blk.ops);
   blk.ops.clear();
   cb.b.setInsertionBlock(&blk);
+  tripBuf = cb.alloc(tripId);
+  for (unsigned id : partIds)
+    partBufs.push_back(cb.alloc(id));
   std::unique_ptr<Op> terminator = std::move(old.ops.back());
   old.ops.pop_back();
   for (const auto &op : old.ops) {
@@ -517,14 +641,26 @@ std::string intent::passes::applyScanTeamsSegment(Program &p, unsigned index,
     m = p.constExpr(32 * kPerLane);
     assumed = true;
   }
+  // Teams of at most a warp, unless the instances are too few to give the
+  // GPU kFillThreads threads that way: then up to the whole CTA.
   const int maxShift = std::min(kMaxShift, log2Of(p.ctaThreads));
-  const unsigned shift = teamShiftExpr(p, m, per, maxShift, kPerLane);
+  const int wideShift = log2Of(p.ctaThreads);
+  unsigned shift = teamShiftExpr(p, m, per, maxShift, kPerLane);
+  if (wideShift > maxShift) {
+    const unsigned wideExpr = teamShiftExpr(p, m, per, wideShift, kPerLane);
+    const unsigned threads = p.binaryExpr(
+        K::Mul, instances, p.constExpr(int64_t(1) << maxShift));
+    const unsigned few = p.cmpExpr("lt", threads, p.constExpr(kFillThreads));
+    shift = p.selectExpr(few, wideExpr, shift);
+  }
   const std::string avg = p.exprToString(m) +
                           (per == instances ? " / " + p.exprToString(per) : "");
   const std::string kind = scan->strAttr("kind"),
                     dir = scan->strAttr("direction");
   laneTeamSegment(p, index, shift);
-  ScanLowering(p, *segOp, *scan, shift).run(); // `scan` is gone after this
+  ScanLowering lowering(p, *segOp, *scan, shift);
+  lowering.addBuffers();
+  lowering.run(); // `scan` is gone after this
   what = "scan-teams: each instance's " + kind + " " + dir + " " +
          (region ? "region_scan" : "scan") +
          " on a team of 2^S consecutive threads of a warp (S at launch: at "

@@ -147,14 +147,22 @@ TEST(ScanTeams, MatchesTheKIRInterpreterForEveryTeamSize) {
   ASSERT_EQ(p->segments.size(), 2u);
   for (const phys::Segment &s : p->segments)
     EXPECT_TRUE(s.team && s.lanes && s.spread == 256);
-  // (rows, columns) -> the team shift: at least 4 members per lane, at
-  // most a warp.
+  // (rows, columns) -> the team shift: at least 4 members per lane; at
+  // most a warp when the rows give 2^18 threads that way (checked on the
+  // launch expression alone below), else up to the CTA (these few rows:
+  // teams of 2, 4, 16, 32 lanes, then 2, 4 and 8 warps).
   struct Shape {
     int64_t rows, cols, shift;
   };
-  const Shape shapes[] = {{0, 5, 0},  {5, 0, 0},  {1, 1, 0},   {300, 3, 0},
-                          {37, 9, 1}, {20, 16, 2}, {9, 100, 4}, {6, 129, 5},
-                          {3, 1000, 5}};
+  const Shape shapes[] = {{0, 5, 0},    {5, 0, 0},    {1, 1, 0},
+                          {300, 3, 0},  {37, 9, 1},   {20, 16, 2},
+                          {9, 100, 4},  {6, 129, 5},  {4, 300, 6},
+                          {3, 1000, 7}, {2, 1100, 8}, {3, 4099, 8}};
+  {
+    std::vector<ArgSpec> many = specs(8192, 1000), fewer = specs(8191, 1000);
+    EXPECT_EQ(teamShift(*p, 0, many), 5);
+    EXPECT_EQ(teamShift(*p, 0, fewer), 7);
+  }
   for (const Shape &s : shapes) {
     std::vector<ArgSpec> a = specs(s.rows, s.cols);
     EXPECT_EQ(teamShift(*p, 0, a), s.shift) << s.rows << " x " << s.cols;
@@ -179,22 +187,42 @@ TEST(ScanTeams, MatchesTheKIRInterpreterForEveryTeamSize) {
   }
 }
 
-TEST(ScanTeams, VerifierWantsTheTripCountUniformOverTheWarp) {
+TEST(ScanTeams, VerifierWantsTheTripCountUniformOverTheCTA) {
   expectBroken(
       [](phys::Program &p) {
-        // The trips of the lane's own row instead of the warp's busiest:
-        // the shuffles in the tile loop would run on part of a warp.
-        phys::Op *idx = nullptr;
-        phys::walkMutable(*p.body, [&](phys::Op &o) {
-          if (!idx && o.opcode == phys::Opcode::Shuffle &&
-              o.strAttr("mode") == "idx")
-            idx = &o;
+        // The trips of the lane's own row instead of the CTA's busiest: the
+        // shuffles and barriers in the tile loop would run on part of a
+        // warp or CTA. The CTA's is the last max over the warps' counts
+        // loaded from shared memory; the lane's own is what the first xor
+        // shuffle exchanges. (Group 1: its rows' lengths vary per lane.)
+        phys::Op *seg = const_cast<phys::Op *>(phys::segmentOp(p, 1));
+        ASSERT_TRUE(seg);
+        phys::Op *xorOp = nullptr, *ctaMax = nullptr;
+        phys::walkMutable(*seg->regions[0], [&](phys::Op &o) {
+          if (!xorOp && o.opcode == phys::Opcode::Shuffle &&
+              o.strAttr("mode") == "xor")
+            xorOp = &o;
+          if (xorOp && !ctaMax && o.opcode == phys::Opcode::Max)
+            for (phys::Value *v : o.operands)
+              if (v->def && v->def->opcode == phys::Opcode::Load)
+                ctaMax = &o; // the first of the chain; follow it below
         });
-        ASSERT_TRUE(idx);
-        phys::Value *own = idx->operands[0];
+        ASSERT_TRUE(xorOp && ctaMax);
+        // Follow the chain of maxes to its end.
+        for (bool grew = true; grew;) {
+          grew = false;
+          phys::walkMutable(*seg->regions[0], [&](phys::Op &o) {
+            if (!grew && o.opcode == phys::Opcode::Max &&
+                o.operands[0] == ctaMax->result(0)) {
+              ctaMax = &o;
+              grew = true;
+            }
+          });
+        }
+        phys::Value *own = xorOp->operands[0];
         phys::walkMutable(*p.body, [&](phys::Op &o) {
           for (phys::Value *&v : o.operands)
-            if (v == idx->result(0))
+            if (v == ctaMax->result(0))
               v = own;
         });
       },
@@ -207,4 +235,33 @@ TEST(ScanTeams, VerifierWantsStoresGuardedByActive) {
         ASSERT_TRUE(unguardViewStore(p, phys::segmentOp(p, 0)));
       },
       "active");
+}
+
+TEST(ScanTeams, ADroppedBarrierIsARace) {
+  // Each CTA barrier (after the warps' trip counts, after a wide team's
+  // warp totals, after they are read and before the next tile writes
+  // them) is dropped in turn, in each group: on rows that take teams of 8
+  // warps and run several tiles, the interpreter reports the shared-memory
+  // race or the read of an element not yet written.
+  auto m = parse();
+  int tried = 0;
+  for (int drop = 0;; ++drop) {
+    std::unique_ptr<phys::Program> p = mapped();
+    ASSERT_TRUE(p);
+    const bool dropped =
+        eraseNthOp(*p, drop, [](const phys::Block &blk, size_t i) {
+          const phys::Op &o = *blk.ops[i];
+          return o.opcode == phys::Opcode::Barrier &&
+                 o.strAttr("scope") == "cta";
+        });
+    if (!dropped)
+      break;
+    ++tried;
+    std::vector<ArgSpec> a = specs(3, 4099);
+    ASSERT_EQ(teamShift(*p, 0, a), 8);
+    Memory mem = makeMemory(a, 11);
+    interp::PhysRunResult pr = interp::runProgram(*p, test::bind(a, mem));
+    EXPECT_FALSE(pr.ok) << "barrier " << drop;
+  }
+  EXPECT_EQ(tried, 6); // three per group
 }
