@@ -9,22 +9,28 @@
 //
 // After (docs/passes.md §13): a lane-team segment (Physical/Dispatch.h
 // laneTeamSegment) of a cta program of T = 256 threads whose teams are G =
-// 2^S <= 32 consecutive threads of a warp, S a launch value chosen from the
-// average member count (at least kPerLane members per thread). A team
-// walks its instance's members in tiles of kPerLane * G; member j of the
-// visit order (k = lo + j forward, hi - 1 - j in reverse) is lane j mod G's
-// slot (j / G) mod kPerLane, so every load of a tile is coalesced:
+// 2^S consecutive threads, S a launch value chosen from the average member
+// count (at least kPerLane members per thread): at most a warp when the
+// instances fill the GPU that way, else up to the CTA. A team walks its
+// instance's members in tiles of kPerLane * G; member j of the visit order
+// (k = lo + j forward, hi - 1 - j in reverse) is lane j mod G's slot
+// (j / G) mod kPerLane, so every load of a tile is coalesced:
 //
 //   <the instance's other ops>         every thread, its instance (inactive
 //                                      ones the last)
-//   trips = ceil(n / (kPerLane G)), the warp's largest (shuffles)
+//   trips = ceil(n / (kPerLane G)), the CTA's largest (shuffles, then the
+//           warps' through shared memory)
 //   carry = init
-//   for each trip:                     uniform over the warp
+//   for each trip:                     uniform over the CTA
 //     x_i = value(k_i) or the identity past the end, i < kPerLane
-//     incl_i = the team's inclusive scan of x_i (shuffles, lower lanes on
-//              the left); total_i = the team's last lane's incl_i
-//     state_i = carry_i + incl_i (exclusive: carry_i + lane l - 1's incl_i,
-//              carry_i on the first lane); carry_(i+1) = carry_i + total_i
+//     w_i = the scan of x_i over the team's lanes in this warp (shuffles,
+//           lower lanes on the left)
+//     G > 32: the warps' totals through shared memory: before_i = the
+//           team's warps before this one, total_i = all of them (barriers)
+//     else:   before_i = identity, total_i = the team's last lane's w_i
+//     state_i = carry_i + before_i + w_i (exclusive: lane l - 1's w_i, none
+//              on a warp's first lane, carry_i alone on the team's first);
+//              carry_(i+1) = carry_i + total_i
 //     for each slot: if (active && k_i in range) emit(k_i, state_i)
 //   region_scan: if (active && worker == 0) final(r, carry)
 //
@@ -663,13 +669,19 @@ std::string intent::passes::applyScanTeamsSegment(Program &p, unsigned index,
   lowering.run(); // `scan` is gone after this
   what = "scan-teams: each instance's " + kind + " " + dir + " " +
          (region ? "region_scan" : "scan") +
-         " on a team of 2^S consecutive threads of a warp (S at launch: at "
-         "most " +
-         std::to_string(maxShift) + ", at least " + std::to_string(kPerLane) +
+         " on a team of 2^S consecutive threads (S at launch: at most " +
+         std::to_string(maxShift) +
+         (wideShift > maxShift
+              ? ", or " + std::to_string(wideShift) + " when the instances x " +
+                    std::to_string(1 << maxShift) + " are below " +
+                    std::to_string(kFillThreads)
+              : std::string()) +
+         ", at least " + std::to_string(kPerLane) +
          " members per thread of the average member count " + avg +
          (assumed ? ", assumed" : "") + "), tiles of " +
          std::to_string(kPerLane) +
-         " x 2^S members scanned by warp shuffles, carried in order";
+         " x 2^S members scanned by warp shuffles (a team of several warps "
+         "adds its warps' totals through shared memory), carried in order";
   return "";
 }
 
