@@ -396,60 +396,71 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
   Value *endWarp = cb.add(firstWarp, cb.b.binary(Opcode::Shr, g, i64v(5)));
   const Value *kValue = scan.region(ValueRegion)->block.args[memberArg(scan)];
   const Value *kEmit = scan.region(OutRegion)->block.args[memberArg(scan)];
-  Values init = {i64v(0)};
-  {
-    Values inits;
-    for (const Value *v : accInits(scan))
-      inits.push_back(lookup(map, const_cast<Value *>(v)));
-    init.insert(init.end(), inits.begin(), inits.end());
-  }
   const unsigned nc = types.size();
+  // Slot i of trip t: visit index t 4G + i G + worker, its member and
+  // whether it is in range; its value (the identity past the end).
+  auto visit = [&](Value *t, int i, Value *&k, Value *&in) {
+    Value *j = cb.add(cb.add(cb.mul(t, span), cb.mul(g, i64v(i))), worker);
+    in = cb.cmp("lt", j, n);
+    k = forward ? cb.add(lo, j) : sub(sub(hi, i64v(1)), j);
+  };
+  auto values = [&](Value *t) {
+    Values xs;
+    for (int i = 0; i < kPerLane; ++i) {
+      Value *k, *in;
+      visit(t, i, k, in);
+      k->origin = kValue->origin;
+      k->name = kValue->name;
+      Values x = cb.branch(
+          in, types,
+          [&] { return fi.inlineRegion(scan, ValueRegion, args(k, {})); },
+          [&] { return identity(); });
+      xs.insert(xs.end(), x.begin(), x.end());
+    }
+    return xs;
+  };
+  // Carried: the trip, the carry, and the next trip's values (loaded a trip
+  // ahead, so their latency overlaps the scan of the current one).
+  Values init = {i64v(0)};
+  for (const Value *v : accInits(scan))
+    init.push_back(lookup(map, const_cast<Value *>(v)));
+  {
+    Values first = values(i64v(0));
+    init.insert(init.end(), first.begin(), first.end());
+  }
   Values out = cb.loop(
       init, [&](const Values &c) { return cb.cmp("lt", c[0], trips); },
       [&](const Values &c) {
-        Value *base = cb.mul(c[0], span);
-        Values carry(c.begin() + 1, c.end());
-        // Slot i: visit index base + i G + worker, its member and value.
-        std::vector<Value *> members, valid;
+        Values carry(c.begin() + 1, c.begin() + 1 + nc);
         std::vector<Values> xs;
-        for (int i = 0; i < kPerLane; ++i) {
-          Value *j = cb.add(cb.add(base, cb.mul(g, i64v(i))), worker);
-          Value *in = cb.cmp("lt", j, n);
-          Value *k = forward ? cb.add(lo, j) : sub(sub(hi, i64v(1)), j);
-          k->origin = kValue->origin;
-          k->name = kValue->name;
-          members.push_back(k);
-          valid.push_back(in);
-          xs.push_back(cb.branch(in, types,
-                                 [&] {
-                                   return fi.inlineRegion(scan, ValueRegion,
-                                                          args(k, {}));
-                                 },
-                                 [&] { return identity(); }));
-        }
+        for (int i = 0; i < kPerLane; ++i)
+          xs.emplace_back(c.begin() + 1 + nc + i * nc,
+                          c.begin() + 1 + nc + (i + 1) * nc);
+        Values ahead = values(cb.add(c[0], i64v(1)));
         // Each slot's scan within the warp's part of the team; a team wider
-        // than a warp adds the totals of its warps before (shared memory).
-        std::vector<Values> incl, left;
-        Values beforeTotal; // slot i: before_i, then total_i (else branch)
-        const Values id = identity();
-        for (int i = 0; i < kPerLane; ++i) {
-          incl.push_back(teamScan(xs[i], lane, inWarp, gw32));
-          Values l;
-          for (Value *v : incl[i])
-            l.push_back(cb.shuffle(v, prev, "idx"));
-          left.push_back(l);
-        }
+        // than a warp adds the totals of its warps before (shared memory):
+        // per slot, the lanes up to this one (w), before it (exclusive:
+        // lw, meaningful where `inWarpNotFirst` or wide), and the total.
+        std::vector<Values> w;
+        Values narrow; // w..., lw..., total...
         for (int i = 0; i < kPerLane; ++i)
-          beforeTotal.insert(beforeTotal.end(), id.begin(), id.end());
+          w.push_back(teamScan(xs[i], lane, inWarp, gw32));
         for (int i = 0; i < kPerLane; ++i)
-          for (Value *v : incl[i])
-            beforeTotal.push_back(cb.shuffle(v, last, "idx"));
-        beforeTotal = cb.ifThen(wide, beforeTotal, [&] {
+          narrow.insert(narrow.end(), w[i].begin(), w[i].end());
+        if (!inclusive)
+          for (int i = 0; i < kPerLane; ++i)
+            for (Value *v : w[i])
+              narrow.push_back(cb.shuffle(v, prev, "idx"));
+        for (int i = 0; i < kPerLane; ++i)
+          for (Value *v : w[i])
+            narrow.push_back(cb.shuffle(v, last, "idx"));
+        const unsigned lwAt = kPerLane * nc,
+                       totalAt = (inclusive ? 1 : 2) * kPerLane * nc;
+        Values r = cb.ifThen(wide, narrow, [&] {
           cb.when(cb.cmp("eq", lane, cb.i32(31)), [&] {
             for (int i = 0; i < kPerLane; ++i)
               for (unsigned c = 0; c < nc; ++c)
-                cb.store(partBufs[c], cb.add(i64v(i * warps), warp),
-                         incl[i][c]);
+                cb.store(partBufs[c], cb.add(i64v(i * warps), warp), w[i][c]);
           });
           cb.barrier();
           // The warps before this one in order, then the rest of the team.
@@ -480,45 +491,63 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
             return Values(out.begin() + 1, out.end());
           };
           Values ids;
+          const Values id = identity();
           for (int i = 0; i < kPerLane; ++i)
             ids.insert(ids.end(), id.begin(), id.end());
           Values before = fold(firstWarp, warp, ids);
           Values total = fold(warp, endWarp, before);
           // Every warp has read the totals before the next trip writes.
           cb.barrier();
-          Values out = before;
-          out.insert(out.end(), total.begin(), total.end());
-          return out;
+          Values res;
+          for (int i = 0; i < kPerLane; ++i) {
+            Values b(before.begin() + i * nc, before.begin() + (i + 1) * nc);
+            Values a = combine(b, w[i]);
+            res.insert(res.end(), a.begin(), a.end());
+          }
+          if (!inclusive)
+            for (int i = 0; i < kPerLane; ++i) {
+              Values b(before.begin() + i * nc,
+                       before.begin() + (i + 1) * nc);
+              Values lw(narrow.begin() + lwAt + i * nc,
+                        narrow.begin() + lwAt + (i + 1) * nc);
+              Values a = select(inWarpNotFirst, combine(b, lw), b);
+              res.insert(res.end(), a.begin(), a.end());
+            }
+          res.insert(res.end(), total.begin(), total.end());
+          return res;
         });
         // Each slot's state: the carry, then the team's lanes before (and,
         // inclusive, at) this one; the carry passes the slot's total on.
+        auto part = [&](unsigned at, int i) {
+          return Values(r.begin() + at + i * nc, r.begin() + at + (i + 1) * nc);
+        };
         std::vector<Values> states;
         for (int i = 0; i < kPerLane; ++i) {
-          Values before(beforeTotal.begin() + i * nc,
-                        beforeTotal.begin() + (i + 1) * nc);
-          Values total(beforeTotal.begin() + (kPerLane + i) * nc,
-                       beforeTotal.begin() + (kPerLane + i + 1) * nc);
-          if (inclusive) {
-            states.push_back(combine(carry, combine(before, incl[i])));
-          } else {
-            Values lanesBefore =
-                select(inWarpNotFirst, combine(before, left[i]), before);
+          if (inclusive)
+            states.push_back(combine(carry, part(0, i)));
+          else
             states.push_back(
-                select(notFirst, combine(carry, lanesBefore), carry));
-          }
-          carry = combine(carry, total);
+                select(notFirst, combine(carry, part(lwAt, i)), carry));
+          carry = combine(carry, part(totalAt, i));
         }
         // One emit (each KIR store once), slot by slot.
         Values e = {i64v(0)};
-        Values loopOut = cb.loop(
+        cb.loop(
             e, [&](const Values &u) { return cb.cmp("lt", u[0], i64v(kPerLane)); },
             [&](const Values &u) {
-              Value *k = members[0], *in = valid[0];
+              Value *k = nullptr, *in = nullptr;
               Values st = states[0];
-              for (int i = 1; i < kPerLane; ++i) {
+              for (int i = 0; i < kPerLane; ++i) {
+                Value *ki, *ini;
+                visit(c[0], i, ki, ini);
+                if (i == 0) {
+                  k = ki;
+                  in = ini;
+                  continue;
+                }
                 Value *is = cb.cmp("eq", u[0], i64v(i));
-                k = cb.select(is, members[i], k);
-                in = cb.select(is, valid[i], in);
+                k = cb.select(is, ki, k);
+                in = cb.select(is, ini, in);
                 st = select(is, states[i], st);
               }
               k->origin = kEmit->origin;
@@ -529,9 +558,9 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
             },
             [&](const Values &u) { return Values{cb.add(u[0], i64v(1))}; },
             /*unroll=*/kPerLane);
-        (void)loopOut;
         Values next = {c[0]};
         next.insert(next.end(), carry.begin(), carry.end());
+        next.insert(next.end(), ahead.begin(), ahead.end());
         return next;
       },
       [&](const Values &c) {
