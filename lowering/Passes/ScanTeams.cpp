@@ -262,9 +262,12 @@ std::string rejection(const Program &p, const Segment &seg, Op *&segOp,
 /// The rewrite of one segment's region (file header).
 class ScanLowering {
 public:
-  ScanLowering(Program &p, Op &segOp, const Op &scan, unsigned shiftExpr)
+  /// `wideTeams`: teams may span several warps (the long-row alternative);
+  /// else a team is at most a warp.
+  ScanLowering(Program &p, Op &segOp, const Op &scan, unsigned shiftExpr,
+               bool wideTeams)
       : p(p), seg(segOp), scan(scan), cb(p, "scan-teams", scan.loc),
-        shiftExpr(shiftExpr) {
+        shiftExpr(shiftExpr), wideTeams(wideTeams) {
     for (const AccComponent &c : scan.acc)
       types.push_back(c.type);
   }
@@ -280,6 +283,7 @@ private:
   const Op &scan;
   CoopBuilder cb;
   const unsigned shiftExpr;
+  const bool wideTeams;
   ValueMap map;
   FoldInliner fi{cb, map};
   std::vector<Type> types;
@@ -369,31 +373,41 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
   Value *gw32 =
       cb.cast(cb.b.binary(Opcode::Min, g, i64v(32)), ScalarKind::I32);
   Value *inWarp = cb.b.binary(Opcode::BitAnd, worker32, sub(gw32, cb.i32(1)));
-  Value *wide = cb.cmp("gt", g, i64v(32));
-  Value *warp = cb.cast(cb.warpId(), ScalarKind::I64);
+  Value *wide = nullptr, *warp = nullptr;
+  if (wideTeams) {
+    wide = cb.cmp("gt", g, i64v(32));
+    warp = cb.cast(cb.warpId(), ScalarKind::I64);
+  }
 
-  // The trips of the CTA's busiest team, the same on every thread (the
-  // loop's shuffles need the whole warp, a wide team's barriers the CTA):
-  // the warp's largest by shuffles, the warps' through shared memory.
+  // The trips of the warp's busiest team, the same on every lane (the
+  // loop's shuffles need the whole warp); with wide teams the CTA's busiest
+  // (their barriers need the CTA): the warps' through shared memory.
   Value *trips =
       cb.b.binary(Opcode::Div, sub(cb.add(n, span), i64v(1)), span);
   for (int o = 16; o >= 1; o /= 2)
     trips = cb.b.binary(Opcode::Max, trips,
                         cb.shuffle(trips, cb.i32(o), "xor"));
-  cb.when(cb.cmp("eq", lane, cb.i32(0)),
-          [&] { cb.store(tripBuf, warp, trips); });
-  cb.barrier();
-  trips = cb.load(tripBuf, i64v(0));
-  for (int w = 1; w < warps; ++w)
-    trips = cb.b.binary(Opcode::Max, trips, cb.load(tripBuf, i64v(w)));
+  if (wideTeams) {
+    cb.when(cb.cmp("eq", lane, cb.i32(0)),
+            [&] { cb.store(tripBuf, warp, trips); });
+    cb.barrier();
+    trips = cb.load(tripBuf, i64v(0));
+    for (int w = 1; w < warps; ++w)
+      trips = cb.b.binary(Opcode::Max, trips, cb.load(tripBuf, i64v(w)));
+  } else {
+    trips = cb.shuffle(trips, cb.i32(0), "idx");
+  }
 
   Value *last = cb.add(sub(lane, inWarp), sub(gw32, cb.i32(1)));
   Value *prev = cb.b.binary(Opcode::Max, sub(lane, cb.i32(1)), cb.i32(0));
   Value *notFirst = cb.cmp("gt", worker, i64v(0));
-  Value *inWarpNotFirst = cb.cmp("gt", inWarp, cb.i32(0));
   // A wide team's warps: its first, and one past its last.
-  Value *firstWarp = sub(warp, cb.b.binary(Opcode::Shr, worker, i64v(5)));
-  Value *endWarp = cb.add(firstWarp, cb.b.binary(Opcode::Shr, g, i64v(5)));
+  Value *inWarpNotFirst = nullptr, *firstWarp = nullptr, *endWarp = nullptr;
+  if (wideTeams) {
+    inWarpNotFirst = cb.cmp("gt", inWarp, cb.i32(0));
+    firstWarp = sub(warp, cb.b.binary(Opcode::Shr, worker, i64v(5)));
+    endWarp = cb.add(firstWarp, cb.b.binary(Opcode::Shr, g, i64v(5)));
+  }
   const Value *kValue = scan.region(ValueRegion)->block.args[memberArg(scan)];
   const Value *kEmit = scan.region(OutRegion)->block.args[memberArg(scan)];
   const unsigned nc = types.size();
@@ -419,12 +433,13 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
     }
     return xs;
   };
-  // Carried: the trip, the carry, and the next trip's values (loaded a trip
-  // ahead, so their latency overlaps the scan of the current one).
+  // Carried: the trip, the carry and, with wide teams, the next trip's
+  // values (loaded a trip ahead, so their latency overlaps the scan of the
+  // current one: a few long rows have few warps to hide it).
   Values init = {i64v(0)};
   for (const Value *v : accInits(scan))
     init.push_back(lookup(map, const_cast<Value *>(v)));
-  {
+  if (wideTeams) {
     Values first = values(i64v(0));
     init.insert(init.end(), first.begin(), first.end());
   }
@@ -432,11 +447,14 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
       init, [&](const Values &c) { return cb.cmp("lt", c[0], trips); },
       [&](const Values &c) {
         Values carry(c.begin() + 1, c.begin() + 1 + nc);
+        Values now = wideTeams ? Values(c.begin() + 1 + nc, c.end())
+                               : values(c[0]);
         std::vector<Values> xs;
         for (int i = 0; i < kPerLane; ++i)
-          xs.emplace_back(c.begin() + 1 + nc + i * nc,
-                          c.begin() + 1 + nc + (i + 1) * nc);
-        Values ahead = values(cb.add(c[0], i64v(1)));
+          xs.emplace_back(now.begin() + i * nc, now.begin() + (i + 1) * nc);
+        Values ahead;
+        if (wideTeams)
+          ahead = values(cb.add(c[0], i64v(1)));
         // Each slot's scan within the warp's part of the team; a team wider
         // than a warp adds the totals of its warps before (shared memory):
         // per slot, the lanes up to this one (w), before it (exclusive:
@@ -456,7 +474,7 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
             narrow.push_back(cb.shuffle(v, last, "idx"));
         const unsigned lwAt = kPerLane * nc,
                        totalAt = (inclusive ? 1 : 2) * kPerLane * nc;
-        Values r = cb.ifThen(wide, narrow, [&] {
+        auto wideTotals = [&] {
           cb.when(cb.cmp("eq", lane, cb.i32(31)), [&] {
             for (int i = 0; i < kPerLane; ++i)
               for (unsigned c = 0; c < nc; ++c)
@@ -515,7 +533,8 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
             }
           res.insert(res.end(), total.begin(), total.end());
           return res;
-        });
+        };
+        Values r = wideTeams ? cb.ifThen(wide, narrow, wideTotals) : narrow;
         // Each slot's state: the carry, then the team's lanes before (and,
         // inclusive, at) this one; the carry passes the slot's total on.
         auto part = [&](unsigned at, int i) {
@@ -581,6 +600,8 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
 
 void ScanLowering::addBuffers() {
   warps = std::max(1, p.ctaThreads / 32);
+  if (!wideTeams)
+    return;
   const unsigned group = static_cast<unsigned>(seg.intAttr("group"));
   auto add = [&](const std::string &name, ScalarKind elem, int64_t size) {
     Buffer b;
@@ -610,7 +631,8 @@ void ScanLowering::run() {
   old.ops = std::move(blk.ops);
   blk.ops.clear();
   cb.b.setInsertionBlock(&blk);
-  tripBuf = cb.alloc(tripId);
+  if (wideTeams)
+    tripBuf = cb.alloc(tripId);
   for (unsigned id : partIds)
     partBufs.push_back(cb.alloc(id));
   std::unique_ptr<Op> terminator = std::move(old.ops.back());
@@ -676,41 +698,61 @@ std::string intent::passes::applyScanTeamsSegment(Program &p, unsigned index,
     m = p.constExpr(32 * kPerLane);
     assumed = true;
   }
-  // Teams of at most a warp, unless the instances are too few to give the
-  // GPU kFillThreads threads that way: then up to the whole CTA.
+  // Teams of at most a warp. When the instances are too few to give the GPU
+  // kFillThreads threads that way and a wider team would have its 4
+  // members per thread, a launch-time alternative (the kernel again with
+  // Program::longRows) gives teams up to the whole CTA; unless the program
+  // already has a split-row one (cta-rows').
   const int maxShift = std::min(kMaxShift, log2Of(p.ctaThreads));
   const int wideShift = log2Of(p.ctaThreads);
-  unsigned shift = teamShiftExpr(p, m, per, maxShift, kPerLane);
-  if (wideShift > maxShift) {
+  const bool wideTeams = p.longRows && wideShift > maxShift;
+  const unsigned shift = teamShiftExpr(p, m, per, wideTeams ? wideShift : maxShift,
+                                       kPerLane);
+  const bool alternative =
+      !p.longRows && wideShift > maxShift &&
+      (p.alternativeWhen < 0 ||
+       p.alternativeKind == Program::AlternativeKind::LongRows);
+  if (alternative) {
     const unsigned wideExpr = teamShiftExpr(p, m, per, wideShift, kPerLane);
     const unsigned threads = p.binaryExpr(
         K::Mul, instances, p.constExpr(int64_t(1) << maxShift));
     const unsigned few = p.cmpExpr("lt", threads, p.constExpr(kFillThreads));
-    shift = p.selectExpr(few, wideExpr, shift);
+    const unsigned wider = p.cmpExpr("gt", wideExpr, p.constExpr(maxShift));
+    unsigned cond = p.selectExpr(few, wider, few);
+    if (p.alternativeWhen >= 0) { // either group's: a || b
+      const unsigned before = static_cast<unsigned>(p.alternativeWhen);
+      cond = p.selectExpr(before, before, cond);
+    }
+    p.alternativeWhen = static_cast<int>(cond);
+    p.alternativeKind = Program::AlternativeKind::LongRows;
   }
   const std::string avg = p.exprToString(m) +
                           (per == instances ? " / " + p.exprToString(per) : "");
   const std::string kind = scan->strAttr("kind"),
                     dir = scan->strAttr("direction");
   laneTeamSegment(p, index, shift);
-  ScanLowering lowering(p, *segOp, *scan, shift);
+  ScanLowering lowering(p, *segOp, *scan, shift, wideTeams);
   lowering.addBuffers();
   lowering.run(); // `scan` is gone after this
   what = "scan-teams: each instance's " + kind + " " + dir + " " +
          (region ? "region_scan" : "scan") +
          " on a team of 2^S consecutive threads (S at launch: at most " +
-         std::to_string(maxShift) +
-         (wideShift > maxShift
-              ? ", or " + std::to_string(wideShift) + " when the instances x " +
-                    std::to_string(1 << maxShift) + " are below " +
-                    std::to_string(kFillThreads)
-              : std::string()) +
+         std::to_string(wideTeams ? wideShift : maxShift) +
          ", at least " + std::to_string(kPerLane) +
          " members per thread of the average member count " + avg +
          (assumed ? ", assumed" : "") + "), tiles of " +
          std::to_string(kPerLane) +
-         " x 2^S members scanned by warp shuffles (a team of several warps "
-         "adds its warps' totals through shared memory), carried in order";
+         " x 2^S members scanned by warp shuffles" +
+         (wideTeams ? std::string(" (a team of several warps adds its warps' "
+                                  "totals through shared memory)")
+                    : std::string()) +
+         ", carried in order" +
+         (alternative
+              ? "; teams up to the CTA in a launch-time alternative when the "
+                "instances x " +
+                    std::to_string(1 << maxShift) + " are below " +
+                    std::to_string(kFillThreads)
+              : std::string());
   return "";
 }
 

@@ -106,27 +106,38 @@ std::vector<ArgSpec> specs(int64_t rows, int64_t cols) {
           ArgSpec::view(ScalarKind::I32, {rows, cols}), x, len};
 }
 
-std::unique_ptr<phys::Program> mapped() {
+/// The mapped program (teams of at most a warp; its long-row alternative
+/// has teams up to the CTA), or with `wide` that alternative itself (the
+/// pipeline with PipelineOptions::longRows).
+std::unique_ptr<phys::Program> mapped(bool wide = false) {
   auto m = parse();
-  PipelineResult r = runPipeline(*m->kernels[0]);
+  PipelineOptions opts;
+  opts.longRows = wide;
+  PipelineResult r = runPipeline(*m->kernels[0], opts);
   EXPECT_TRUE(r.ok()) << (r.internalErrors.empty() ? "" : r.internalErrors[0]);
   return std::move(r.program);
+}
+
+/// Launch expression `e` of `p` for arguments `a`.
+int64_t launchValue(const phys::Program &p, unsigned e,
+                    const std::vector<ArgSpec> &a) {
+  Memory mem = makeMemory(a, 1);
+  std::string err;
+  std::optional<interp::Scalar> v =
+      interp::evalLaunchExpr(p, e, test::bind(a, mem), err);
+  EXPECT_TRUE(v) << err;
+  return v ? v->i : -1;
 }
 
 /// The team shift S segment `s` of `p` takes for arguments `a`.
 int64_t teamShift(const phys::Program &p, unsigned s,
                   const std::vector<ArgSpec> &a) {
-  Memory mem = makeMemory(a, 1);
-  std::string err;
-  std::optional<interp::Scalar> v =
-      interp::evalLaunchExpr(p, p.segments[s].shift, test::bind(a, mem), err);
-  EXPECT_TRUE(v) << err;
-  return v ? v->i : -1;
+  return launchValue(p, p.segments[s].shift, a);
 }
 
 void expectBroken(const std::function<void(phys::Program &)> &edit,
-                  const std::string &want) {
-  std::unique_ptr<phys::Program> p = mapped();
+                  const std::string &want, bool wide = false) {
+  std::unique_ptr<phys::Program> p = mapped(wide);
   ASSERT_TRUE(p);
   edit(*p);
   std::vector<std::string> errs;
@@ -144,47 +155,87 @@ TEST(ScanTeams, MatchesTheKIRInterpreterForEveryTeamSize) {
   const kir::Kernel &k = *m->kernels[0];
   std::unique_ptr<phys::Program> p = mapped();
   ASSERT_TRUE(p);
-  ASSERT_EQ(p->segments.size(), 2u);
-  for (const phys::Segment &s : p->segments)
-    EXPECT_TRUE(s.team && s.lanes && s.spread == 256);
-  // (rows, columns) -> the team shift: at least 4 members per lane; at
-  // most a warp when the rows give 2^18 threads that way (checked on the
-  // launch expression alone below), else up to the CTA (these few rows:
-  // teams of 2, 4, 16, 32 lanes, then 2, 4 and 8 warps).
+  ASSERT_TRUE(p->alternative);
+  ASSERT_GE(p->alternativeWhen, 0);
+  const phys::Program &alt = *p->alternative;
+  EXPECT_TRUE(alt.longRows);
+  EXPECT_FALSE(alt.alternative);
+  for (const phys::Program *q : std::initializer_list<const phys::Program *>{p.get(), &alt}) {
+    ASSERT_EQ(q->segments.size(), 2u);
+    for (const phys::Segment &s : q->segments)
+      EXPECT_TRUE(s.team && s.lanes && s.spread == 256);
+  }
+  // (rows, columns) -> the team shift: at least 4 members per lane, at
+  // most a warp in the program, up to the CTA in the alternative, which
+  // runs when the rows give fewer than 2^18 threads as warp teams and a
+  // wider team would do (teams of 2 and 8 warps at 300 and 1100 columns).
   struct Shape {
-    int64_t rows, cols, shift;
+    int64_t rows, cols, shift, wideShift;
   };
-  const Shape shapes[] = {{0, 5, 0},    {5, 0, 0},    {1, 1, 0},
-                          {300, 3, 0},  {37, 9, 1},   {20, 16, 2},
-                          {9, 100, 4},  {6, 129, 5},  {4, 300, 6},
-                          {3, 1000, 7}, {2, 1100, 8}, {3, 4099, 8}};
+  const Shape shapes[] = {{0, 5, 0, 0},     {5, 0, 0, 0},     {1, 1, 0, 0},
+                          {300, 3, 0, 0},   {37, 9, 1, 1},    {20, 16, 2, 2},
+                          {9, 100, 4, 4},   {6, 129, 5, 5},   {4, 300, 5, 6},
+                          {3, 1000, 5, 7},  {2, 1100, 5, 8},  {3, 4099, 5, 8}};
   {
-    std::vector<ArgSpec> many = specs(8192, 1000), fewer = specs(8191, 1000);
-    EXPECT_EQ(teamShift(*p, 0, many), 5);
-    EXPECT_EQ(teamShift(*p, 0, fewer), 7);
+    // The condition on the launch expressions alone (no run).
+    std::vector<ArgSpec> many = specs(8192, 1000), fewer = specs(8191, 1000),
+                         narrow = specs(8191, 255);
+    EXPECT_EQ(launchValue(*p, p->alternativeWhen, many), 0);
+    EXPECT_EQ(launchValue(*p, p->alternativeWhen, fewer), 1);
+    EXPECT_EQ(launchValue(*p, p->alternativeWhen, narrow), 0);
   }
   for (const Shape &s : shapes) {
     std::vector<ArgSpec> a = specs(s.rows, s.cols);
-    EXPECT_EQ(teamShift(*p, 0, a), s.shift) << s.rows << " x " << s.cols;
-    EXPECT_EQ(teamShift(*p, 1, a), s.shift) << s.rows << " x " << s.cols;
+    for (unsigned g = 0; g < 2; ++g) {
+      EXPECT_EQ(teamShift(*p, g, a), s.shift) << s.rows << " x " << s.cols;
+      EXPECT_EQ(teamShift(alt, g, a), s.wideShift) << s.rows << " x " << s.cols;
+    }
+    EXPECT_EQ(launchValue(*p, p->alternativeWhen, a), s.wideShift > 5)
+        << s.rows << " x " << s.cols;
     const uint64_t seed = s.rows * 31 + s.cols;
     Memory init = makeMemory(a, seed), kirMem = init;
     interp::KIRRunResult kr = interp::runKernel(k, test::bind(a, kirMem));
     EXPECT_TRUE(kr.ok) << kr.error;
-    for (int variant = 0; variant < 2; ++variant) {
-      interp::PhysRunOptions opts;
-      opts.order = variant ? interp::PhysRunOptions::Order::Shuffled
-                           : interp::PhysRunOptions::Order::Forward;
-      opts.seed = seed;
-      Memory mem = init;
-      interp::PhysRunResult pr = interp::runProgram(*p, test::bind(a, mem), opts);
-      EXPECT_TRUE(pr.ok) << "variant " << variant << ": " << pr.error;
-      for (unsigned i = 0; i < a.size(); ++i)
-        EXPECT_EQ(mem.views[i], kirMem.views[i])
-            << "variant " << variant << " arg " << i << " shape " << s.rows
-            << " x " << s.cols;
-    }
+    for (const phys::Program *q : std::initializer_list<const phys::Program *>{p.get(), &alt})
+      for (int variant = 0; variant < 2; ++variant) {
+        interp::PhysRunOptions opts;
+        opts.order = variant ? interp::PhysRunOptions::Order::Shuffled
+                             : interp::PhysRunOptions::Order::Forward;
+        opts.seed = seed;
+        Memory mem = init;
+        interp::PhysRunResult pr =
+            interp::runProgram(*q, test::bind(a, mem), opts);
+        const char *which = q == &alt ? " (alternative)" : "";
+        EXPECT_TRUE(pr.ok) << "variant " << variant << which << ": "
+                           << pr.error;
+        for (unsigned i = 0; i < a.size(); ++i)
+          EXPECT_EQ(mem.views[i], kirMem.views[i])
+              << "variant " << variant << which << " arg " << i << " shape "
+              << s.rows << " x " << s.cols;
+      }
   }
+}
+
+TEST(ScanTeams, VerifierWantsTheTripCountUniformOverTheWarp) {
+  expectBroken(
+      [](phys::Program &p) {
+        // The trips of the lane's own row instead of the warp's busiest:
+        // the shuffles in the tile loop would run on part of a warp.
+        phys::Op *idx = nullptr;
+        phys::walkMutable(*p.body, [&](phys::Op &o) {
+          if (!idx && o.opcode == phys::Opcode::Shuffle &&
+              o.strAttr("mode") == "idx")
+            idx = &o;
+        });
+        ASSERT_TRUE(idx);
+        phys::Value *own = idx->operands[0];
+        phys::walkMutable(*p.body, [&](phys::Op &o) {
+          for (phys::Value *&v : o.operands)
+            if (v == idx->result(0))
+              v = own;
+        });
+      },
+      "[uniform]");
 }
 
 TEST(ScanTeams, VerifierWantsTheTripCountUniformOverTheCTA) {
@@ -226,7 +277,7 @@ TEST(ScanTeams, VerifierWantsTheTripCountUniformOverTheCTA) {
               v = own;
         });
       },
-      "[uniform]");
+      "[uniform]", /*wide=*/true);
 }
 
 TEST(ScanTeams, VerifierWantsStoresGuardedByActive) {
@@ -246,7 +297,7 @@ TEST(ScanTeams, ADroppedBarrierIsARace) {
   auto m = parse();
   int tried = 0;
   for (int drop = 0;; ++drop) {
-    std::unique_ptr<phys::Program> p = mapped();
+    std::unique_ptr<phys::Program> p = mapped(/*wide=*/true);
     ASSERT_TRUE(p);
     const bool dropped =
         eraseNthOp(*p, drop, [](const phys::Block &blk, size_t i) {
