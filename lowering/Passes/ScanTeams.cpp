@@ -10,18 +10,20 @@
 // After (docs/passes.md §13): a lane-team segment (Physical/Dispatch.h
 // laneTeamSegment) of a cta program of T = 256 threads whose teams are G =
 // 2^S consecutive threads, S a launch value chosen from the average member
-// count (at least kPerLane members per thread): at most a warp when the
-// instances fill the GPU that way, else up to the CTA. A team walks its
+// count (at least kPerLane members per thread): at most a warp; up to the
+// CTA in a launch-time alternative (the kernel again with
+// Program::longRows) that runs when the instances do not fill the GPU with
+// warp teams. A team walks its
 // instance's members in tiles of kPerLane * G; member j of the visit order
 // (k = lo + j forward, hi - 1 - j in reverse) is lane j mod G's slot
 // (j / G) mod kPerLane, so every load of a tile is coalesced:
 //
 //   <the instance's other ops>         every thread, its instance (inactive
 //                                      ones the last)
-//   trips = ceil(n / (kPerLane G)), the CTA's largest (shuffles, then the
-//           warps' through shared memory)
+//   trips = ceil(n / (kPerLane G)), the warp's largest (shuffles); wide
+//           teams: the CTA's (the warps' through shared memory)
 //   carry = init
-//   for each trip:                     uniform over the CTA
+//   for each trip:                     uniform over the warp (CTA)
 //     x_i = value(k_i) or the identity past the end, i < kPerLane
 //     w_i = the scan of x_i over the team's lanes in this warp (shuffles,
 //           lower lanes on the left)
@@ -71,10 +73,10 @@ namespace {
 
 /// Members a lane loads per trip (and at least has before a wider team).
 constexpr int kPerLane = 4;
-/// Teams of at most a warp (shuffles only) when the instances fill the
-/// GPU that way: kFillThreads threads at least (about an H100's 132 SMs x
-/// 2048 resident threads); else teams up to the CTA, whose warps pass
-/// their totals through shared memory.
+/// Teams of at most a warp (shuffles only); the long-row alternative, which
+/// runs when the instances give the GPU fewer than kFillThreads threads
+/// that way (about an H100's 132 SMs x 2048 resident threads), has teams up
+/// to the CTA, whose warps pass their totals through shared memory.
 constexpr int kMaxShift = 5;
 constexpr int64_t kFillThreads = int64_t(1) << 18;
 
