@@ -415,32 +415,11 @@ private:
   /// The ordered combine of the totals of the threads before this one
   /// (exclusive; the identity for thread 0); `total` gets the CTA's.
   Values threadsBefore(const Values &mine, Values &total) {
-    // Warp inclusive scan, lower lanes first: after offset o, lane l holds
-    // lanes (l - 2o, l] combined in order.
-    Values init = {cb.i32(1)};
-    init.insert(init.end(), mine.begin(), mine.end());
+    // Warp inclusive scan, lower lanes first.
     Value *lane32 = cb.laneId();
-    Values out = cb.loop(
-        init, [&](const Values &c) { return cb.cmp("lt", c[0], cb.i32(32)); },
-        [&](const Values &c) {
-          Value *o = c[0];
-          Value *src = cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, lane32, o),
-                                   cb.i32(0));
-          Values x(c.begin() + 1, c.end()), y;
-          for (Value *v : x)
-            y.push_back(cb.shuffle(v, src, "idx"));
-          Values s = cb.ifThen(cb.cmp("ge", lane32, o), x,
-                               [&] { return combine(y, x); });
-          Values next = {o};
-          next.insert(next.end(), s.begin(), s.end());
-          return next;
-        },
-        [&](const Values &c) {
-          Values next = c;
-          next[0] = cb.b.binary(Opcode::Shl, c[0], cb.i32(1));
-          return next;
-        });
-    Values incl(out.begin() + 1, out.end());
+    Values incl = cb.warpScanUp(
+        mine, [&](const Values &l, const Values &h) { return combine(l, h); },
+        lane32);
     // The lanes before this one: lane l - 1's inclusive value.
     Values up;
     Value *prev = cb.b.binary(Opcode::Max, cb.b.binary(Opcode::Sub, lane32, cb.i32(1)),

@@ -114,6 +114,12 @@ std::optional<unsigned> memberExtentExpr(phys::Program &p, const phys::Op &op,
 /// the largest k <= maxShift with avg >= perLane * 2^k (0 when none).
 unsigned teamShiftExpr(phys::Program &p, unsigned members, unsigned instances,
                        int maxShift, int64_t perLane);
+/// Why segment `seg` cannot become a lane-team segment ("" when it can):
+/// it must be parallel, one instance per thread (a thread program's, or
+/// spread over a power-of-two cta program of a fixed CTA size), with a
+/// segment op (returned in `segOp`) whose instance does not print.
+std::string laneTeamRejection(const phys::Program &p, const phys::Segment &seg,
+                              phys::Op *&segOp);
 
 /// Tiles of N-D pointwise segments (Tile.cpp): each thread-style parallel
 /// segment of rank >= 2 whose instance is pure code, loads, stores and ifs

@@ -64,6 +64,7 @@
 using namespace intent;
 using namespace intent::phys;
 using intent::passes::kCtaThreads;
+using intent::passes::laneTeamRejection;
 
 namespace {
 
@@ -157,19 +158,8 @@ std::string foldRejection(const Program &p, const Op &op,
 }
 
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp) {
-  if (seg.ordered)
-    return "the group is a single instance";
-  const int t = p.ctaThreads;
-  if (!(p.scope == ExecScope::Thread ||
-        (seg.spread && !seg.team && seg.tile < 0 && seg.spread == t &&
-         t >= 32 && (t & (t - 1)) == 0 && !p.regMaxK)))
-    return "the group is not one instance per thread of a power-of-two CTA "
-           "of a fixed size";
-  segOp = segmentOp(p, seg.group);
-  if (!segOp)
-    return "no segment op";
-  if (containsPrint(*segOp->regions[0]))
-    return "the instance prints";
+  if (std::string why = laneTeamRejection(p, seg, segOp); !why.empty())
+    return why;
   const Block &body = segOp->regions[0]->block;
   if (!firstFold(body))
     return "the instance has no region_fold or reduction";

@@ -68,6 +68,7 @@
 using namespace intent;
 using namespace intent::phys;
 using intent::passes::kCtaThreads;
+using intent::passes::laneTeamRejection;
 
 namespace {
 
@@ -202,19 +203,8 @@ std::string scanRejection(const Op &scan,
 
 std::string rejection(const Program &p, const Segment &seg, Op *&segOp,
                       const Op *&scan) {
-  if (seg.ordered)
-    return "the group is a single instance";
-  const int t = p.ctaThreads;
-  if (!(p.scope == ExecScope::Thread ||
-        (seg.spread && !seg.team && seg.tile < 0 && seg.spread == t &&
-         t >= 32 && (t & (t - 1)) == 0 && !p.regMaxK)))
-    return "the group is not one instance per thread of a power-of-two CTA "
-           "of a fixed size";
-  segOp = segmentOp(p, seg.group);
-  if (!segOp)
-    return "no segment op";
-  if (containsPrint(*segOp->regions[0]))
-    return "the instance prints";
+  if (std::string why = laneTeamRejection(p, seg, segOp); !why.empty())
+    return why;
   const Block &body = segOp->regions[0]->block;
   scan = nullptr;
   for (const auto &op : body.ops) {
@@ -321,41 +311,9 @@ private:
     a.insert(a.end(), rest.begin(), rest.end());
     return a;
   }
-  /// The team's inclusive scan of `x` (lane l gets its team's lanes up to
-  /// l combined in lane order).
-  Values teamScan(const Values &x, Value *lane, Value *inWarp, Value *gw32);
   /// The scan's lowering, at the builder's insertion point.
   void lowerScan(Value *worker, Value *active);
 };
-
-Values ScanLowering::teamScan(const Values &x, Value *lane, Value *inWarp,
-                              Value *gw32) {
-  // After offset o, lane l holds its team's lanes (l - 2o, l] in order
-  // (within the warp: `inWarp` is the lane's place in its team's part of
-  // the warp, gw32 that part's width).
-  Values init = {cb.i32(1)};
-  init.insert(init.end(), x.begin(), x.end());
-  Values out = cb.loop(
-      init, [&](const Values &c) { return cb.cmp("lt", c[0], gw32); },
-      [&](const Values &c) {
-        Value *o = c[0];
-        Value *src = cb.b.binary(Opcode::Max, sub(lane, o), cb.i32(0));
-        Values mine(c.begin() + 1, c.end()), left;
-        for (Value *v : mine)
-          left.push_back(cb.shuffle(v, src, "idx"));
-        Values s = cb.ifThen(cb.cmp("ge", inWarp, o), mine,
-                             [&] { return combine(left, mine); });
-        Values next = {o};
-        next.insert(next.end(), s.begin(), s.end());
-        return next;
-      },
-      [&](const Values &c) {
-        Values next = c;
-        next[0] = cb.b.binary(Opcode::Shl, c[0], cb.i32(1));
-        return next;
-      });
-  return Values(out.begin() + 1, out.end());
-}
 
 void ScanLowering::lowerScan(Value *worker, Value *active) {
   region = scan.opcode == Opcode::RegionScan;
@@ -464,7 +422,9 @@ void ScanLowering::lowerScan(Value *worker, Value *active) {
         std::vector<Values> w;
         Values narrow; // w..., lw..., total...
         for (int i = 0; i < kPerLane; ++i)
-          w.push_back(teamScan(xs[i], lane, inWarp, gw32));
+          w.push_back(cb.warpScanUp(
+              xs[i], [&](const Values &l, const Values &h) { return combine(l, h); },
+              lane, inWarp, gw32));
         for (int i = 0; i < kPerLane; ++i)
           narrow.insert(narrow.end(), w[i].begin(), w[i].end());
         if (!inclusive)

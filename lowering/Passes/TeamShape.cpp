@@ -8,6 +8,7 @@
 
 #include "Passes/Passes.h"
 
+#include "Physical/Dispatch.h"
 #include "Physical/Structured.h"
 
 using namespace intent;
@@ -58,4 +59,22 @@ unsigned intent::passes::teamShiftExpr(Program &p, unsigned members,
     e = p.selectExpr(enough, p.constExpr(k), e);
   }
   return e;
+}
+
+std::string intent::passes::laneTeamRejection(const Program &p,
+                                              const Segment &seg, Op *&segOp) {
+  if (seg.ordered)
+    return "the group is a single instance";
+  const int t = p.ctaThreads;
+  if (!(p.scope == ExecScope::Thread ||
+        (seg.spread && !seg.team && seg.tile < 0 && seg.spread == t &&
+         t >= 32 && (t & (t - 1)) == 0 && !p.regMaxK)))
+    return "the group is not one instance per thread of a power-of-two CTA "
+           "of a fixed size";
+  segOp = segmentOp(p, seg.group);
+  if (!segOp)
+    return "no segment op";
+  if (containsPrint(*segOp->regions[0]))
+    return "the instance prints";
+  return "";
 }

@@ -241,6 +241,35 @@ CoopBuilder::Values CoopBuilder::warpTreeDown(const Values &acc,
   return Values(out.begin() + 1, out.end());
 }
 
+CoopBuilder::Values CoopBuilder::warpScanUp(const Values &acc,
+                                            const Combine &combine,
+                                            Value *lane, Value *place,
+                                            Value *width) {
+  Values init = {i32(1)};
+  init.insert(init.end(), acc.begin(), acc.end());
+  Values out = loop(
+      init,
+      [&](const Values &c) { return cmp("lt", c[0], width ? width : i32(32)); },
+      [&](const Values &c) {
+        Value *o = c[0];
+        Value *src = b.binary(Opcode::Max, b.binary(Opcode::Sub, lane, o), i32(0));
+        Values mine(c.begin() + 1, c.end()), left;
+        for (Value *v : mine)
+          left.push_back(shuffle(v, src, "idx"));
+        Values s = ifThen(cmp("ge", place ? place : lane, o), mine,
+                          [&] { return combine(left, mine); });
+        Values next = {o};
+        next.insert(next.end(), s.begin(), s.end());
+        return next;
+      },
+      [&](const Values &c) {
+        Values next = c;
+        next[0] = b.binary(Opcode::Shl, c[0], i32(1));
+        return next;
+      });
+  return Values(out.begin() + 1, out.end());
+}
+
 CoopBuilder::Values
 CoopBuilder::ctaReduce(const Values &acc, const Values &warpSlots,
                        const Values &resultSlots,

@@ -127,6 +127,14 @@ public:
   /// in order (the teams of a lane-team segment).
   Values warpTreeDown(const Values &acc, const Combine &combine,
                       Value *width = nullptr);
+  /// The ordered inclusive scan over the lanes of a warp, by index
+  /// shuffles (Hillis-Steele, lane l - o's value on the left): after offset
+  /// o, lane `lane` holds lanes (lane - 2o, lane] combined in order. With
+  /// `width` (an i32 power of two <= 32, uniform over the warp) and `place`
+  /// (the lane's index in its team of `width` consecutive lanes) each team
+  /// is scanned on its own; by default the whole warp (`place` = `lane`).
+  Values warpScanUp(const Values &acc, const Combine &combine, Value *lane,
+                    Value *place = nullptr, Value *width = nullptr);
   /// The CTA's threads combine their accumulators (file header): `warpSlots`
   /// are the allocated cta_shared buffers of the warps' partials (one per
   /// component, 32 elements), `resultSlots` one-element buffers; `identity`
