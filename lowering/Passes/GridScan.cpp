@@ -69,18 +69,6 @@ Value *padded(CoopBuilder &cb, Value *j) {
   return cb.add(j, cb.b.binary(Opcode::Div, j, cb.i64(32)));
 }
 
-/// Whether `v` depends on an argument of `blk` (through ops inside `o`).
-bool dependsOnArgs(const Value *v, const Block &blk, const Op &o) {
-  if (!v->def)
-    return std::find(blk.args.begin(), blk.args.end(), v) != blk.args.end();
-  if (!definedInside(v, o))
-    return false;
-  for (const Value *x : v->def->operands)
-    if (dependsOnArgs(x, blk, o))
-      return true;
-  return false;
-}
-
 std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
   if (p.scope != ExecScope::Thread)
     return "the program is already cooperative";

@@ -91,18 +91,6 @@ bool isScan(const Op &op) {
 /// take the region index first).
 unsigned memberArg(const Op &scan) { return isRegionOp(scan.opcode) ? 1 : 0; }
 
-/// Whether `v` depends on an argument of `blk` (through ops inside `o`).
-bool dependsOnArgs(const Value *v, const Block &blk, const Op &o) {
-  if (!v->def)
-    return std::find(blk.args.begin(), blk.args.end(), v) != blk.args.end();
-  if (!definedInside(v, o))
-    return false;
-  for (const Value *x : v->def->operands)
-    if (dependsOnArgs(x, blk, o))
-      return true;
-  return false;
-}
-
 /// An access's coordinates as a key: the region's member index (unshifted)
 /// as null, any other coordinate as itself.
 std::vector<const Value *> coordKey(const Op &access, const Value *k) {

@@ -495,6 +495,18 @@ bool intent::phys::definedInside(const Value *v, const Op &op) {
   return false;
 }
 
+bool intent::phys::dependsOnArgs(const Value *v, const Block &blk,
+                                 const Op &op) {
+  if (!v->def)
+    return std::find(blk.args.begin(), blk.args.end(), v) != blk.args.end();
+  if (!definedInside(v, op))
+    return false;
+  for (const Value *x : v->def->operands)
+    if (dependsOnArgs(x, blk, op))
+      return true;
+  return false;
+}
+
 bool intent::phys::isPrivatizedMerge(const Program &p, const Op &op) {
   if (op.opcode != Opcode::Atomic || op.origin.synth.empty() ||
       op.access.kirOp >= 0)

@@ -731,6 +731,9 @@ std::string programToString(const Program &p, bool withLocs = true);
 /// Whether `v` is computed inside op `op`: a result of an op nested in one
 /// of its regions, or an argument of one of those regions' blocks.
 bool definedInside(const Value *v, const Op &op);
+/// Whether `v` depends on an argument of block `blk` through ops defined
+/// inside `op` (e.g. a region's value computed from its member index).
+bool dependsOnArgs(const Value *v, const Block &blk, const Op &op);
 
 /// Walks every op in pre-order.
 void walk(const Region &r, const std::function<void(const Op &)> &fn);
