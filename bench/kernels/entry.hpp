@@ -33,6 +33,11 @@ void sum(float *out, const float *x, long long n);
 void argmax(float *value, long long *pos, const float *x, long long n);
 /// y[k] = x[0] + ... + x[k].
 void inclusive_scan(float *y, const float *x, long long n);
+/// The same over 32-bit integers.
+void scan_i32(int *y, const int *x, long long n);
+/// h[k] = a[k] h[k - 1] + b[k] (h[-1] = 0) with x[2k] = a[k], x[2k + 1] =
+/// b[k]: a scan with a user combine (composition of affine maps).
+void scan_affine(float *y, const float *x, long long n);
 /// y[r] = sum of x[offsets[r] .. offsets[r + 1]) for r in [0, rows); x holds
 /// n = offsets[rows] elements.
 void segmented_sum(float *y, const int *offsets, const float *x,

@@ -12,6 +12,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/transform_output_iterator.h>
 
 namespace peers {
 namespace {
@@ -60,6 +61,52 @@ CubInclusiveSum::CubInclusiveSum(const float *In, float *Out, long long N)
 void CubInclusiveSum::run(cudaStream_t S) {
   BENCH_CK(cub::DeviceScan::InclusiveSum(Temp.get(), TempBytes, In, Out,
                                          asInt(N), S));
+}
+
+CubInclusiveSumI32::CubInclusiveSumI32(const int *In, int *Out, long long N)
+    : In(In), Out(Out), N(N) {
+  BENCH_CK(cub::DeviceScan::InclusiveSum(nullptr, TempBytes, In, Out,
+                                         asInt(N)));
+  Temp = bench::dbuf<char>(TempBytes ? TempBytes : 1);
+}
+
+void CubInclusiveSumI32::run(cudaStream_t S) {
+  BENCH_CK(cub::DeviceScan::InclusiveSum(Temp.get(), TempBytes, In, Out,
+                                         asInt(N), S));
+}
+
+namespace {
+struct AffinePair {
+  float a, b;
+};
+/// Composition of affine maps, the lower member first (as the Intent
+/// kernel's combine).
+struct ComposeAffine {
+  __host__ __device__ AffinePair operator()(const AffinePair &L,
+                                            const AffinePair &R) const {
+    return AffinePair{L.a * R.a, R.a * L.b + R.b};
+  }
+};
+struct AffineOffset {
+  __host__ __device__ float operator()(const AffinePair &P) const { return P.b; }
+};
+auto affineOut(float *Out) {
+  return thrust::make_transform_output_iterator(Out, AffineOffset{});
+}
+} // namespace
+
+CubAffineScan::CubAffineScan(const float *In, float *Out, long long N)
+    : In(In), Out(Out), N(N) {
+  BENCH_CK(cub::DeviceScan::InclusiveScan(
+      nullptr, TempBytes, reinterpret_cast<const AffinePair *>(In),
+      affineOut(Out), ComposeAffine{}, asInt(N)));
+  Temp = bench::dbuf<char>(TempBytes ? TempBytes : 1);
+}
+
+void CubAffineScan::run(cudaStream_t S) {
+  BENCH_CK(cub::DeviceScan::InclusiveScan(
+      Temp.get(), TempBytes, reinterpret_cast<const AffinePair *>(In),
+      affineOut(Out), ComposeAffine{}, asInt(N), S));
 }
 
 CubSegmentedSum::CubSegmentedSum(const float *In, float *Out,

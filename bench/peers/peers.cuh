@@ -66,6 +66,35 @@ private:
   std::size_t TempBytes = 0;
 };
 
+/// cub::DeviceScan::InclusiveSum of N 32-bit integers.
+class CubInclusiveSumI32 {
+public:
+  CubInclusiveSumI32(const int *In, int *Out, long long N);
+  void run(cudaStream_t S);
+
+private:
+  const int *In;
+  int *Out;
+  long long N;
+  bench::dbuf<char> Temp;
+  std::size_t TempBytes = 0;
+};
+
+/// cub::DeviceScan::InclusiveScan of the N affine maps (In[2k], In[2k + 1])
+/// under composition; Out[k] = the composed map's offset.
+class CubAffineScan {
+public:
+  CubAffineScan(const float *In, float *Out, long long N);
+  void run(cudaStream_t S);
+
+private:
+  const float *In;
+  float *Out;
+  long long N;
+  bench::dbuf<char> Temp;
+  std::size_t TempBytes = 0;
+};
+
 /// cub::DeviceSegmentedReduce::Sum over the CSR rows of Offsets (Rows + 1
 /// entries): Out[r] = sum of In[Offsets[r] .. Offsets[r + 1]).
 class CubSegmentedSum {

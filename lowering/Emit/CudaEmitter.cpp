@@ -1460,8 +1460,17 @@ void ProgramEmitter::emitWrapper() {
   if (gridBarrier)
     // The CTAs wait for each other: all resident at once.
     os << "  __intent_config.cooperative = true;\n";
-  if (int64_t ws = phys::workspaceBytes(p)) {
-    os << "  __intent_config.workspace_bytes = " << ws << ";\n";
+  const phys::Buffer *sized = phys::launchSizedWorkspace(p);
+  if (int64_t ws = phys::workspaceBytes(p); ws || sized) {
+    os << "  __intent_config.workspace_bytes = ";
+    if (sized)
+      // The last slice holds eK elements this launch.
+      os << "static_cast<std::size_t>(" << sized->workspaceOffset
+         << " + __intent_L.e" << sized->sizeExpr << " * "
+         << phys::scalarBytes(sized->elem) << ")";
+    else
+      os << ws;
+    os << ";\n";
     if (phys::workspaceKeptZero(p))
       // Kept zero: the kernel leaves it zero (docs/passes.md), so no memset.
       os << "  __intent_config.workspace_kept_zero = true;\n";

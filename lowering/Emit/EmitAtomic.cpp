@@ -6,7 +6,8 @@
 //   const float v7 = ::intent::rt::atomic_add<::intent::rt::atomic_scope::gpu,
 //                        ::intent::memory_order::relaxed>(&y.data()[...], v5);
 //
-// and atomic_cas binds the cas_result's two fields to the two SSA results.
+// and atomic_cas binds the cas_result's two fields to the two SSA results;
+// an integer add of 0 is printed as atomic_load.
 // In cpu mode the same calls are host __atomic builtins (atomics.hpp), so
 // program instances on several host threads stay atomic.
 //
@@ -29,11 +30,24 @@ void ProgramEmitter::emitAtomic(const Op &op) {
                              " has no scope (the atomic-scopes pass did not "
                              "run)");
   bool cas = op.opcode == Opcode::AtomicCas;
-  std::string fn = cas ? "atomic_cas" : "atomic_" + op.strAttr("kind");
+  // An integer add of constant 0 changes nothing: it is a load (a plain
+  // load instruction, not a read-modify-write: grid-scan's look-back reads
+  // tile statuses that thousands of warps poll at once).
+  const Op *v = op.operands[1]->def;
+  const bool load = !cas && op.strAttr("kind") == "add" && v &&
+                    v->opcode == Opcode::Constant &&
+                    kir::Type::scalar(v->result()->type.elem).isInteger() &&
+                    v->attr("value") &&
+                    std::holds_alternative<int64_t>(*v->attr("value")) &&
+                    std::get<int64_t>(*v->attr("value")) == 0;
+  std::string fn = cas    ? "atomic_cas"
+                   : load ? "atomic_load"
+                          : "atomic_" + op.strAttr("kind");
   std::string call = "::intent::rt::" + fn + "<::intent::rt::atomic_scope::" +
                      scope + ", ::intent::memory_order::" +
-                     op.strAttr("order") + ">(&" + elementRef(op) + ", " +
-                     name(op.operands[1]);
+                     op.strAttr("order") + ">(&" + elementRef(op);
+  if (!load)
+    call += ", " + name(op.operands[1]);
   if (cas)
     call += ", " + name(op.operands[2]);
   call += ")";

@@ -1183,7 +1183,15 @@ private:
       if (b.scope == phys::BufferScope::InvocationWorkspace) {
         // Allocated (and zero-filled if required) once per launch.
         int64_t id = op.intAttr("buffer");
-        workspace.try_emplace(id, std::vector<Scalar>(b.size, init));
+        int64_t size = b.size;
+        if (b.sizeExpr >= 0) {
+          // Sized per launch (grid-scan's tile statuses).
+          std::optional<Scalar> n = launchValue(b.sizeExpr, err);
+          if (!n)
+            return fail(op, err);
+          size = std::max<int64_t>(n->i, 0);
+        }
+        workspace.try_emplace(id, std::vector<Scalar>(size, init));
         slot(op.result()) = Scalar::ofInt(ScalarKind::I64, -id - 1);
         return true;
       }

@@ -54,12 +54,6 @@ constexpr int kThreads = 256;
 /// Members per thread and tile.
 constexpr int kPerThread = 8;
 constexpr int64_t kTile = static_cast<int64_t>(kThreads) * kPerThread;
-/// Tiles a CTA takes at least before another joins.
-constexpr int64_t kTilesPerCta = 4;
-/// CTAs at most (the workspace's partial slots).
-constexpr int64_t kSlots = 1024;
-/// Partial slots each thread folds in the prefix (kSlots / kThreads).
-constexpr int64_t kSlotsPerThread = kSlots / kThreads;
 
 using Values = CoopBuilder::Values;
 
@@ -164,14 +158,26 @@ std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
 class ScanLowering {
 public:
   ScanLowering(Program &p, Op &segOp, const Op &scan, unsigned wsId,
-               std::vector<unsigned> tiles, std::vector<unsigned> warps,
-               std::vector<unsigned> results)
+               unsigned ticketId, std::vector<unsigned> tiles,
+               std::vector<unsigned> warps, std::vector<unsigned> results)
       : p(p), segOp(segOp), scan(scan), cb(p, "grid-scan", scan.loc),
-        fold(cb, map), wsId(wsId), tileIds(std::move(tiles)),
+        fold(cb, map), wsId(wsId), ticketId(ticketId), tileIds(std::move(tiles)),
         warpIds(std::move(warps)), resultIds(std::move(results)) {
     for (const AccComponent &c : scan.acc)
       types.push_back(c.type);
     nc = types.size();
+    packed = isPacked(types);
+  }
+
+  /// One 4-byte component: its bits share a 64-bit status word with the
+  /// flag (one atomic publishes both, one reads both).
+  static bool isPacked(const std::vector<Type> &types) {
+    return types.size() == 1 && elemBytes(types[0].elem) == 4;
+  }
+  /// Status words per tile: the flag (with a packed value), else the flag,
+  /// each component's aggregate and each component's inclusive prefix.
+  static int64_t wordsPerTile(const std::vector<Type> &types) {
+    return isPacked(types) ? 1 : 1 + 2 * static_cast<int64_t>(types.size());
   }
 
   void run() {
@@ -181,8 +187,8 @@ public:
     blk.ops.clear();
     Builder &b = cb.b;
     b.setInsertionBlock(&blk);
-    Value *part = blk.args[0];
     ws = cb.alloc(wsId);
+    ticket = cb.alloc(ticketId);
     for (unsigned c = 0; c < nc; ++c) {
       tile.push_back(cb.alloc(tileIds[c]));
       warp.push_back(cb.alloc(warpIds[c]));
@@ -190,125 +196,86 @@ public:
     }
     tid = cb.cast(cb.threadId(), ScalarKind::I64);
     lane = cb.cast(cb.laneId(), ScalarKind::I64);
-    Value *ctas = cb.cast(cb.gridCtas(), ScalarKind::I64);
-    // Only the cooperating CTAs run the instance.
-    Op *w = b.create(Opcode::If, {cb.cmp("lt", part, ctas)}, {});
-    Block *then = &b.addRegion(w)->block;
-    Block *otherwise = &b.addRegion(w)->block;
-    b.setInsertionBlock(otherwise);
-    b.yield();
-    b.setInsertionBlock(then);
     for (const auto &o : old.ops)
       if (!isTerminator(o->opcode) && &*o != &scan)
         fold.copy(*o);
     begin = lookup(map, memberBegin(scan));
     end = lookup(map, memberEnd(scan));
     n = b.binary(Opcode::Max, b.binary(Opcode::Sub, end, begin), cb.i64(0));
-    Value *tiles = b.binary(Opcode::Div, cb.add(n, cb.i64(kTile - 1)),
-                            cb.i64(kTile));
-    Value *per = b.binary(Opcode::Div,
-                          b.binary(Opcode::Sub, cb.add(tiles, ctas), cb.i64(1)),
-                          ctas);
-    Value *first = cb.mul(part, per);
-    Value *last = b.binary(Opcode::Min, cb.add(first, per), tiles);
+    tiles = b.binary(Opcode::Div, cb.add(n, cb.i64(kTile - 1)), cb.i64(kTile));
 
-    // Phase A: the CTA's aggregate, in member order.
-    Values agg = overTiles(first, last, identity(), [&](Value *base,
-                                                        const Values &acc) {
-      loadTile(base);
-      Values mine = identity();
-      for (int i = 0; i < kPerThread; ++i)
-        mine = combine(mine, tileAt(cb.add(cb.mul(tid, cb.i64(kPerThread)),
-                                           cb.i64(i))));
-      Values t = cb.ctaReduce(mine, warp, result, [&] { return identity(); },
-                              combiner(), [](const Values &a) { return a; });
-      return combine(acc, t);
-    });
+    // The tile: the next ticket (word 0), in the order the CTAs start, so
+    // a CTA waits only for CTAs already running.
     cb.when(cb.cmp("eq", tid, cb.i64(0)), [&] {
-      for (unsigned c = 0; c < nc; ++c)
-        cb.atomic("exch", "relaxed", ws, slot(c, part), cb.toBits(agg[c]));
+      Value *one = cb.constant(int64_t(1), Type::scalar(ScalarKind::U64));
+      Value *t = cb.atomic("add", "relaxed", ws, cb.i64(0), one);
+      cb.store(ticket, cb.i64(0), cb.cast(t, ScalarKind::I64));
     });
-    cb.gridBarrier(ws);
+    cb.barrier();
+    Value *t = cb.load(ticket, cb.i64(0));
+    Value *base = cb.mul(t, cb.i64(kTile));
+    loadTile(base);
 
-    // The CTAs before this one, in order: thread t folds slots 4t .. 4t + 3
-    // below `part`.
-    Values before = identity();
-    for (int64_t i = 0; i < kSlotsPerThread; ++i) {
-      Value *q = cb.add(cb.mul(tid, cb.i64(kSlotsPerThread)), cb.i64(i));
-      Values theirs = cb.ifThen(cb.cmp("lt", q, part), identity(), [&] {
-        Values v;
-        Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
+    // Thread t's members in order: their inclusive prefixes; the threads
+    // before it (exclusive) and the tile's total.
+    std::vector<Values> local;
+    Values run = identity();
+    for (int i = 0; i < kPerThread; ++i) {
+      run = combine(run, tileAt(cb.add(cb.mul(tid, cb.i64(kPerThread)),
+                                       cb.i64(i))));
+      local.push_back(run);
+    }
+    Values total;
+    Values before = threadsBefore(run, total);
+
+    // Warp 0: publish the tile's aggregate, look back for the tiles
+    // before it, publish its inclusive prefix; lane 0 hands the exclusive
+    // one to the CTA.
+    Value *wid = cb.cast(cb.warpId(), ScalarKind::I64);
+    cb.when(cb.cmp("eq", wid, cb.i64(0)), [&] {
+      Value *first = cb.cmp("eq", lane, cb.i64(0));
+      cb.when(first, [&] { publish(t, kAggregate, total); });
+      Values excl = lookBack(t);
+      cb.when(first, [&] {
+        publish(t, kPrefix, combine(excl, total));
         for (unsigned c = 0; c < nc; ++c)
-          v.push_back(cb.fromBits(cb.atomic("add", "relaxed", ws, slot(c, q), zero),
-                                  types[c]));
-        return v;
+          cb.store(result[c], cb.i64(0), excl[c]);
       });
-      before = combine(before, theirs);
-    }
-    Values prefix = cb.ctaReduce(before, warp, result, [&] { return identity(); },
-                                 combiner(), [](const Values &a) { return a; });
-    Values carry = prefix;
-    {
-      Values inits;
-      for (const Value *v : accInits(scan))
-        inits.push_back(lookup(map, const_cast<Value *>(v)));
-      carry = combine(inits, prefix);
-    }
-    // Every CTA has read the slots: each zeroes its own (an even number of
-    // grid barriers leaves the arrival counter zero too).
-    cb.gridBarrier(ws);
-    cb.when(cb.cmp("eq", tid, cb.i64(0)), [&] {
-      Value *zero = cb.constant(int64_t(0), Type::scalar(ScalarKind::U64));
-      for (unsigned c = 0; c < nc; ++c)
-        cb.atomic("exch", "relaxed", ws, slot(c, part), zero);
     });
+    cb.barrier();
+    Values carry;
+    for (unsigned c = 0; c < nc; ++c)
+      carry.push_back(cb.load(result[c], cb.i64(0)));
 
-    // Phase B: scan the tiles, emit every member.
+    // Each member's state: carry + the threads before + its own prefix,
+    // written back to the tile; every thread emits members t, t + 256, ...
     const bool inclusive = scan.strAttr("kind") != "exclusive";
-    overTiles(first, last, carry, [&](Value *base, const Values &in) {
-      loadTile(base);
-      // Thread t's 8 members in order: their inclusive prefixes.
-      std::vector<Values> local;
-      Values run = identity();
-      for (int i = 0; i < kPerThread; ++i) {
-        run = combine(run, tileAt(cb.add(cb.mul(tid, cb.i64(kPerThread)),
-                                         cb.i64(i))));
-        local.push_back(run);
-      }
-      // The threads before t (exclusive) and the tile's total.
-      Values total;
-      Values before = threadsBefore(run, total);
-      Values start = combine(in, before);
-      for (int i = 0; i < kPerThread; ++i) {
-        Values s = inclusive ? combine(start, local[i])
-                             : (i ? combine(start, local[i - 1]) : start);
-        Value *j = cb.add(cb.mul(tid, cb.i64(kPerThread)), cb.i64(i));
-        for (unsigned c = 0; c < nc; ++c)
-          cb.store(tile[c], padded(cb, j), s[c]);
-      }
-      cb.barrier();
-      // One emit (the KIR store's one implementation), members t, t + 256,
-      // ... of the tile.
-      cb.loop(
-          {tid}, [&](const Values &c) { return cb.cmp("lt", c[0], cb.i64(kTile)); },
-          [&](const Values &c) {
-            Value *v = cb.add(base, c[0]);
-            Value *k = member(v);
-            cb.when(cb.cmp("lt", v, n), [&] {
-              Values s = tileAt(c[0]);
-              Values args = {k};
-              args.insert(args.end(), s.begin(), s.end());
-              fold.inlineRegion(scan, OutRegion, args);
-            });
-            return c;
-          },
-          [&](const Values &c) {
-            return Values{cb.add(c[0], cb.i64(kThreads))};
-          },
-          /*unroll=*/kPerThread);
-      return combine(in, total);
-    });
-    cb.b.yield(); // then
+    Values start = combine(carry, before);
+    for (int i = 0; i < kPerThread; ++i) {
+      Values st = inclusive ? combine(start, local[i])
+                            : (i ? combine(start, local[i - 1]) : start);
+      Value *j = cb.add(cb.mul(tid, cb.i64(kPerThread)), cb.i64(i));
+      for (unsigned c = 0; c < nc; ++c)
+        cb.store(tile[c], padded(cb, j), st[c]);
+    }
+    cb.barrier();
+    // One emit (the KIR store's one implementation), members t, t + 256,
+    // ... of the tile.
+    cb.loop(
+        {tid}, [&](const Values &c) { return cb.cmp("lt", c[0], cb.i64(kTile)); },
+        [&](const Values &c) {
+          Value *v = cb.add(base, c[0]);
+          Value *k = member(v);
+          cb.when(cb.cmp("lt", v, n), [&] {
+            Values st = tileAt(c[0]);
+            Values args = {k};
+            args.insert(args.end(), st.begin(), st.end());
+            fold.inlineRegion(scan, OutRegion, args);
+          });
+          return c;
+        },
+        [&](const Values &c) { return Values{cb.add(c[0], cb.i64(kThreads))}; },
+        /*unroll=*/kPerThread);
     b.setInsertionBlock(&blk);
     for (const auto &o : old.ops)
       if (isTerminator(o->opcode))
@@ -316,18 +283,22 @@ public:
   }
 
 private:
+  /// Tile status flags (0: nothing published yet).
+  static constexpr int64_t kAggregate = 1, kPrefix = 2;
+
   Program &p;
   Op &segOp;
   const Op &scan;
   CoopBuilder cb;
   ValueMap map;
   FoldInliner fold;
-  unsigned wsId;
+  unsigned wsId, ticketId;
   std::vector<unsigned> tileIds, warpIds, resultIds;
   std::vector<Type> types;
   unsigned nc = 0;
-  Value *ws = nullptr, *tid = nullptr, *lane = nullptr, *begin = nullptr,
-        *end = nullptr, *n = nullptr;
+  bool packed = false;
+  Value *ws = nullptr, *ticket = nullptr, *tid = nullptr, *lane = nullptr,
+        *begin = nullptr, *end = nullptr, *n = nullptr, *tiles = nullptr;
   const bool reverse = scan.strAttr("direction") == "reverse";
   Values tile, warp, result;
 
@@ -335,17 +306,143 @@ private:
   Values combine(const Values &lo, const Values &hi) {
     return fold.combine(scan, lo, hi);
   }
-  CoopBuilder::Combine combiner() {
-    return [this](const Values &lo, const Values &hi) { return combine(lo, hi); };
-  }
-  Value *slot(unsigned c, Value *q) {
-    return cb.add(cb.i64(1 + static_cast<int64_t>(c) * kSlots), q);
+  Value *u64(int64_t v) {
+    return cb.constant(v, Type::scalar(ScalarKind::U64));
   }
   Values tileAt(Value *j) {
     Values v;
     for (unsigned c = 0; c < nc; ++c)
       v.push_back(cb.load(tile[c], padded(cb, j)));
     return v;
+  }
+
+  /// Workspace words: 0 the ticket counter; 1 + t tile t's flag (and its
+  /// packed value); unpacked, 1 + tiles + (c + which * nc) * tiles + t
+  /// component c of tile t's aggregate (which 0) or inclusive prefix (1).
+  Value *flagWord(Value *t) { return cb.add(cb.i64(1), t); }
+  Value *valueWord(Value *t, int64_t flag, unsigned c) {
+    int64_t which = flag == kPrefix ? 1 : 0;
+    Value *row = cb.i64(1 + static_cast<int64_t>(c + which * nc));
+    return cb.add(cb.mul(row, tiles), cb.add(cb.i64(1), t));
+  }
+
+  /// Publishes tile t's state `v` with `flag`: packed, one word of
+  /// flag << 32 | bits; else the components, then the flag with release
+  /// order (a reader that acquires the flag sees them).
+  void publish(Value *t, int64_t flag, const Values &v) {
+    if (packed) {
+      Value *word = cb.b.binary(Opcode::BitOr, cb.toBits(v[0]), u64(flag << 32));
+      cb.atomic("exch", "relaxed", ws, flagWord(t), word);
+      return;
+    }
+    for (unsigned c = 0; c < nc; ++c)
+      cb.atomic("exch", "relaxed", ws, valueWord(t, flag, c), cb.toBits(v[c]));
+    cb.atomic("exch", "release", ws, flagWord(t), u64(flag));
+  }
+
+  /// Tile w's flag and state as this lane reads them now (the state is
+  /// the identity while the flag is 0).
+  Values readStatus(Value *w) {
+    if (packed) {
+      Value *word = cb.atomic("add", "relaxed", ws, flagWord(w), u64(0));
+      Value *flag = cb.cast(cb.b.binary(Opcode::Shr, word, u64(32)), ScalarKind::I64);
+      return {flag, cb.fromBits(word, types[0])};
+    }
+    Value *flag = cb.cast(cb.atomic("add", "acquire", ws, flagWord(w), u64(0)),
+                          ScalarKind::I64);
+    std::vector<Type> ts = types;
+    Values v = cb.branch(
+        cb.cmp("eq", flag, cb.i64(kPrefix)), ts,
+        [&] {
+          Values x;
+          for (unsigned c = 0; c < nc; ++c)
+            x.push_back(cb.fromBits(
+                cb.atomic("add", "relaxed", ws, valueWord(w, kPrefix, c), u64(0)),
+                types[c]));
+          return x;
+        },
+        [&] {
+          return cb.branch(cb.cmp("eq", flag, cb.i64(kAggregate)), ts, [&] {
+            Values x;
+            for (unsigned c = 0; c < nc; ++c)
+              x.push_back(cb.fromBits(
+                  cb.atomic("add", "relaxed", ws, valueWord(w, kAggregate, c),
+                            u64(0)),
+                  types[c]));
+            return x;
+          }, [&] { return identity(); });
+        });
+    Values out = {flag};
+    out.insert(out.end(), v.begin(), v.end());
+    return out;
+  }
+
+  /// The decoupled look-back (warp 0, every lane): the ordered combine of
+  /// the states of tiles 0 .. t - 1 with the scan's init on the left.
+  /// Windows of 32 tiles, lane l reading tile top - 32 + l (a tile before
+  /// 0 reads as an inclusive prefix holding the init); the window counts
+  /// once every tile after its last inclusive prefix has published, from
+  /// that prefix on (lower lanes on the left); without a prefix the
+  /// whole window is an aggregate and the next window is read.
+  Values lookBack(Value *t) {
+    Values inits;
+    for (const Value *v : accInits(scan))
+      inits.push_back(lookup(map, const_cast<Value *>(v)));
+    Value *lane32 = cb.laneId();
+    Values start = {t, cb.boolean(true)};
+    Values id = identity();
+    start.insert(start.end(), id.begin(), id.end());
+    Values out = cb.loop(
+        start, [&](const Values &c) { return c[1]; },
+        [&](const Values &c) {
+          Value *top = c[0];
+          Values acc(c.begin() + 2, c.end());
+          Value *w = cb.add(cb.b.binary(Opcode::Sub, top, cb.i64(32)), lane);
+          std::vector<Type> ts = {Type::scalar(ScalarKind::I64)};
+          ts.insert(ts.end(), types.begin(), types.end());
+          Values st = cb.branch(
+              cb.cmp("ge", w, cb.i64(0)), ts, [&] { return readStatus(w); },
+              [&] {
+                Values x = {cb.i64(kPrefix)};
+                x.insert(x.end(), inits.begin(), inits.end());
+                return x;
+              });
+          Value *flag = st[0];
+          Values vals(st.begin() + 1, st.end());
+          // The last lane with a prefix and the last lane not yet
+          // published (-1: none), the same in every lane.
+          Value *none = cb.i32(-1);
+          Values marks = {
+              cb.select(cb.cmp("eq", flag, cb.i64(kPrefix)), lane32, none),
+              cb.select(cb.cmp("eq", flag, cb.i64(0)), lane32, none)};
+          marks = cb.warpTreeDown(marks, [&](const Values &l, const Values &h) {
+            return Values{cb.b.binary(Opcode::Max, l[0], h[0]),
+                          cb.b.binary(Opcode::Max, l[1], h[1])};
+          });
+          Value *lastP = cb.shuffle(marks[0], cb.i32(0), "idx");
+          Value *lastZ = cb.shuffle(marks[1], cb.i32(0), "idx");
+          Value *ready = cb.cmp("lt", lastZ,
+                                cb.b.binary(Opcode::Max, lastP, cb.i32(0)));
+          // The window from its last prefix on, in lane order.
+          Value *counts = cb.cmp("ge", lane32, lastP);
+          Values masked;
+          for (unsigned k = 0; k < nc; ++k)
+            masked.push_back(cb.select(counts, vals[k], id[k]));
+          Values win = cb.warpTreeDown(masked, [&](const Values &l, const Values &h) {
+            return combine(l, h);
+          });
+          for (Value *&v : win)
+            v = cb.shuffle(v, cb.i32(0), "idx");
+          Values merged = combine(win, acc);
+          Values next = {
+              cb.select(ready, cb.b.binary(Opcode::Sub, top, cb.i64(32)), top),
+              cb.negate(cb.both(ready, cb.cmp("ge", lastP, cb.i32(0))))};
+          for (unsigned k = 0; k < nc; ++k)
+            next.push_back(cb.select(ready, merged[k], acc[k]));
+          return next;
+        },
+        [](const Values &c) { return c; });
+    return Values(out.begin() + 2, out.end());
   }
 
   /// The member at visit index `v`: begin + v forward, end - 1 - v in
@@ -355,31 +452,6 @@ private:
       return cb.add(begin, v);
     return cb.b.binary(Opcode::Sub,
                        cb.b.binary(Opcode::Sub, end, cb.i64(1)), v);
-  }
-
-  /// for tile in [first, last): acc = body(tile * kTile, acc), the tile's
-  /// first visit index.
-  Values overTiles(Value *first, Value *last, const Values &init,
-                   const std::function<Values(Value *, const Values &)> &body) {
-    Values start = {first};
-    start.insert(start.end(), init.begin(), init.end());
-    Values out = cb.loop(
-        start, [&](const Values &c) { return cb.cmp("lt", c[0], last); },
-        [&](const Values &c) {
-          // The previous tile's readers are done with the shared tile.
-          cb.barrier();
-          Value *base = cb.mul(c[0], cb.i64(kTile));
-          Values acc = body(base, Values(c.begin() + 1, c.end()));
-          Values next = {c[0]};
-          next.insert(next.end(), acc.begin(), acc.end());
-          return next;
-        },
-        [&](const Values &c) {
-          Values next = c;
-          next[0] = cb.add(c[0], cb.i64(1));
-          return next;
-        });
-    return Values(out.begin() + 1, out.end());
   }
 
   /// The tile's member values into the shared tile: thread t computes
@@ -454,14 +526,9 @@ std::string intent::passes::applyGridScan(Program &p, std::string &what) {
   const unsigned e = *passes::launchExprOf(p, memberEnd(*scan));
   const unsigned n =
       p.binaryExpr(K::Max, p.binaryExpr(K::Sub, e, b), p.constExpr(0));
-  const int64_t per = kTile * kTilesPerCta;
+  // One CTA per tile (none for an empty range).
   const unsigned count = p.binaryExpr(
-      K::Min,
-      p.binaryExpr(K::Max,
-                   p.binaryExpr(K::Div, p.binaryExpr(K::Add, n, p.constExpr(per - 1)),
-                                p.constExpr(per)),
-                   p.constExpr(1)),
-      p.constExpr(kSlots));
+      K::Div, p.binaryExpr(K::Add, n, p.constExpr(kTile - 1)), p.constExpr(kTile));
   resizeSegment(p, 0, count);
 
   std::vector<Type> types;
@@ -482,19 +549,29 @@ std::string intent::passes::applyGridScan(Program &p, std::string &what) {
   };
   const unsigned wsId = p.buffers.size();
   {
-    // Word 0 the grid barrier's arrival counter, word 1 + c * 1024 + q
-    // component c of CTA q's aggregate; every access an atomic, and the
-    // kernel leaves it zero.
-    Buffer &ws = record("scan_partials", BufferScope::InvocationWorkspace,
-                        ScalarKind::U64,
-                        1 + static_cast<int64_t>(types.size()) * kSlots);
+    // Word 0 the ticket counter, then the tiles' status words
+    // (ScanLowering::flagWord, valueWord); every access an atomic, zeroed
+    // per launch.
+    Buffer &ws = record("scan_status", BufferScope::InvocationWorkspace,
+                        ScalarKind::U64, 0);
+    ws.sizeExpr = static_cast<int>(p.binaryExpr(
+        K::Add, p.constExpr(1),
+        p.binaryExpr(K::Mul, count,
+                     p.constExpr(ScanLowering::wordsPerTile(types)))));
     ws.workspaceOffset = 0;
-    ws.keptZero = true;
     ws.init = InitMode::Value;
     ws.initValue = 0;
     ws.ownership = Ownership::Atomic;
     ws.sharing = Sharing::Launch;
     ws.writerGroups = {group};
+  }
+  const unsigned ticketId = p.buffers.size();
+  {
+    Buffer &t = record("scan_ticket", BufferScope::CTAShared, ScalarKind::I64, 1);
+    t.init = InitMode::FirstWrite;
+    t.ownership = Ownership::Private;
+    t.writerGroups = {group};
+    t.readerGroups = {group};
   }
   std::vector<unsigned> tiles, warps, results;
   for (unsigned c = 0; c < types.size(); ++c) {
@@ -516,13 +593,13 @@ std::string intent::passes::applyGridScan(Program &p, std::string &what) {
   p.ctaThreads = kThreads;
   layoutSharedBuffers(p);
   const std::string kind = scan->strAttr("kind");
-  ScanLowering(p, *segOp, *scan, wsId, tiles, warps, results).run();
-  what = "grid-scan: the " + kind +
-         " scan runs on a cooperative grid of " + p.exprToString(count) +
-         " CTAs of " + std::to_string(kThreads) + " threads (at most the "
-         "resident ones), tiles of " + std::to_string(kTile) +
-         " members in order: each CTA's aggregate, a grid barrier, the "
-         "aggregates before it, then its tiles scanned and emitted";
+  ScanLowering(p, *segOp, *scan, wsId, ticketId, tiles, warps, results).run();
+  what = "grid-scan: the " + kind + " scan runs in one pass on " +
+         p.exprToString(count) + " CTAs of " + std::to_string(kThreads) +
+         " threads, a tile of " + std::to_string(kTile) +
+         " members each, taken in the order the CTAs start: each tile "
+         "publishes its aggregate, looks back over the tiles before it "
+         "(32 at a time) and publishes its inclusive prefix";
   return "";
 }
 

@@ -472,6 +472,13 @@ int64_t intent::phys::workspaceBytes(const Program &p) {
   return end;
 }
 
+const Buffer *intent::phys::launchSizedWorkspace(const Program &p) {
+  for (const Buffer &b : p.buffers)
+    if (b.scope == BufferScope::InvocationWorkspace && b.sizeExpr >= 0)
+      return &b;
+  return nullptr;
+}
+
 std::set<int> intent::phys::writtenParams(const Program &p) {
   std::set<int> written;
   walk(*p.body, [&](const Op &op) {

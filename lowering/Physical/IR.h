@@ -309,7 +309,10 @@ struct Buffer {
   /// expression of its element count (`size` is then 0), and the launch
   /// expression of its byte offset (dynamic buffers follow every static one,
   /// layoutSharedBuffers). -1: a static buffer. Printed `size eK` and
-  /// `shared_offset eK`.
+  /// `shared_offset eK`. An invocation workspace may be sized per launch
+  /// too (grid-scan's tile statuses, one per program): its slice is the
+  /// last one, at a static offset, and the launch asks for offset + eK
+  /// elements (workspaceBytesExpr).
   int sizeExpr = -1;
   int sharedOffsetExpr = -1;
   /// A CTA-shared copy of view parameter number `privatizes` that the CTA
@@ -705,6 +708,9 @@ int64_t scalarBytes(ScalarKind k);
 /// Bytes of invocation workspace the program needs: the end of its last
 /// workspace slice (0 without workspace buffers).
 int64_t workspaceBytes(const Program &p);
+/// The workspace buffer sized per launch (Buffer::sizeExpr), or null: the
+/// launch's workspace bytes are then its offset plus its elements' bytes.
+const Buffer *launchSizedWorkspace(const Program &p);
 /// True when some workspace buffer must read as zero at the start of the
 /// launch (init value 0: the runtime's zero_workspace).
 bool workspaceZeroed(const Program &p);

@@ -215,13 +215,26 @@ private:
   /// Workspace slices do not overlap.
   void checkSlices() {
     std::vector<std::pair<int64_t, const Buffer *>> slices;
-    for (const Buffer &b : p.buffers)
+    for (const Buffer &b : p.buffers) {
       if (b.scope == BufferScope::InvocationWorkspace && b.workspaceOffset >= 0)
         slices.push_back({b.workspaceOffset, &b});
+      // Sized per launch: an i64 launch expression and no static size.
+      if (b.scope == BufferScope::InvocationWorkspace && b.sizeExpr >= 0 &&
+          (static_cast<size_t>(b.sizeExpr) >= p.exprs.size() ||
+           p.exprs[b.sizeExpr].type != ScalarKind::I64 || b.size != 0))
+        error("buffer-instance", b,
+              "a workspace sized per launch needs an i64 launch expression "
+              "for its size (and no static one)");
+    }
     std::sort(slices.begin(), slices.end(),
               [](const auto &x, const auto &y) { return x.first < y.first; });
     for (unsigned i = 1; i < slices.size(); ++i) {
       const Buffer &prev = *slices[i - 1].second;
+      if (prev.sizeExpr >= 0)
+        error("buffer-instance", prev,
+              "a workspace slice sized per launch must be the last one "
+              "(buffer " + std::to_string(slices[i].second->id) +
+                  " follows it)");
       if (prev.workspaceOffset + prev.size * scalarBytes(prev.elem) >
           slices[i].first)
         error("buffer-instance", *slices[i].second,

@@ -10,8 +10,12 @@
 // workspace the segment region allocates, one word (the arrival counter)
 // plus at least one per program; a kept-zero workspace is zero-filled
 // (init value 0) and touched only by atomics (ownership atomic), so it can
-// be left zero by the kernel without racing with it. The interpreter checks
-// the rest (barriers reached by every thread, shared-memory races).
+// be left zero by the kernel without racing with it. A chained split
+// (grid-scan's look-back: programs take tickets and wait only for earlier
+// ones) may have any program count; its programs publish through a
+// workspace zero-filled per launch of a ticket word plus a word or more
+// per program. The interpreter checks the rest (barriers reached by every
+// thread, shared-memory races).
 //
 // cta-rows: `dist` only on reduce/argreduce/parallel fors directly in a
 // segment of a cta program, staged and register rows.
@@ -445,6 +449,53 @@ private:
             "atomics touch it)");
   }
 
+  /// A chained split (grid-scan's look-back, docs/passes.md §12): the
+  /// programs take tickets in the order they start and wait only for
+  /// programs holding earlier tickets, so any program count works (none
+  /// waits for a program that has not started). They publish through a
+  /// workspace sized per launch and zero-filled per launch (not kept
+  /// zero: nothing clears it), touched by atomics only, of at least one
+  /// word (the ticket counter) plus one per program: its size expression
+  /// is C + K * count with C, K >= 1. A grid barrier or grid_ctas (every
+  /// CTA resident) is not chained.
+  bool chained(const Op &seg, const Segment &s) const {
+    bool grid = false;
+    walk(*seg.regions[0], [&](const Op &o) {
+      grid |= o.opcode == Opcode::GridCtas ||
+              (o.opcode == Opcode::Barrier && o.strAttr("scope") == "grid");
+    });
+    if (grid)
+      return false;
+    auto constAtLeast1 = [&](unsigned e) {
+      return p.exprs[e].kind == LaunchExpr::Kind::Const && p.exprs[e].value >= 1;
+    };
+    auto perProgram = [&](unsigned e) {
+      const LaunchExpr &m = p.exprs[e];
+      return m.kind == LaunchExpr::Kind::Mul && m.operands.size() == 2 &&
+             ((m.operands[0] == s.length && constAtLeast1(m.operands[1])) ||
+              (m.operands[1] == s.length && constAtLeast1(m.operands[0])));
+    };
+    for (const auto &o : seg.regions[0]->block.ops) {
+      if (o->opcode != Opcode::Alloc)
+        continue;
+      int64_t id = o->intAttr("buffer", -1);
+      if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
+        continue;
+      const Buffer &b = p.buffers[id];
+      if (b.scope != BufferScope::InvocationWorkspace || b.sizeExpr < 0 ||
+          static_cast<size_t>(b.sizeExpr) >= p.exprs.size() || b.keptZero ||
+          b.init != InitMode::Value || b.initValue != 0 ||
+          b.ownership != Ownership::Atomic)
+        continue;
+      const LaunchExpr &size = p.exprs[b.sizeExpr];
+      if (size.kind == LaunchExpr::Kind::Add && size.operands.size() == 2 &&
+          ((constAtLeast1(size.operands[0]) && perProgram(size.operands[1])) ||
+           (constAtLeast1(size.operands[1]) && perProgram(size.operands[0]))))
+        return true;
+    }
+    return false;
+  }
+
   /// An ordered segment whose instance several programs run.
   void verifySplit(const Op &seg, const Segment &s) {
     const std::string at = "segment of group " + std::to_string(s.group) +
@@ -453,6 +504,8 @@ private:
       error(at + ", which needs exec scope cta");
       return;
     }
+    if (chained(seg, s))
+      return;
     const LaunchExpr &count = p.exprs[s.length];
     const bool bounded =
         count.kind == LaunchExpr::Kind::Min && count.operands.size() == 2 &&

@@ -1,10 +1,10 @@
 //===- GridScanTest.cpp - grid-scan against the KIR interpreter -----------===//
 //
 // Device-wide scans mapped by grid-scan (test/lit/emit/grid_scan.kir): the
-// physical interpreter runs the cooperative program (its one CTA takes
-// every tile in order: CTAs run one at a time here, as in cpu mode, so
-// grid_ctas is 1), with real barriers, shuffles, shared memory and the race
-// check, in forward and shuffled order; the views must equal the KIR
+// physical interpreter runs the one-pass program (a CTA per tile, tiles
+// taken by ticket; CTAs run one at a time here, as in cpu mode), with real
+// barriers, shuffles, shared memory and the race check, in forward and
+// shuffled order; the views must equal the KIR
 // interpreter's and a serial C++ reference bit for bit (integers, a user
 // combine that is not commutative, exact double sums). Sizes 0, 1, a
 // tile's edge +-1, several tiles. A dropped barrier is a reported race.
@@ -135,9 +135,10 @@ TEST(GridScan, StructStateAndRunningMaxOverASubRange) {
 
 TEST(GridScan, ADroppedBarrierIsARace) {
   // Each CTA barrier that follows stores to a shared buffer (the tile's
-  // values, the states written back; the trees' partials are stored
-  // inside an `if`) is dropped in turn: the interpreter reports the
-  // shared-memory race (or the read of an element not yet written).
+  // values, the states written back; the ticket, the trees' partials and
+  // the exclusive prefix are stored inside an `if`) is dropped in turn:
+  // the interpreter reports the shared-memory race (or the read of an
+  // element not yet written).
   auto m = scanModule();
   int tried = 0;
   for (int drop = 0;; ++drop) {
@@ -160,5 +161,123 @@ TEST(GridScan, ADroppedBarrierIsARace) {
         interp::runProgram(*r.program, intent::test::bind(a, mem));
     EXPECT_FALSE(pr.ok) << "barrier " << drop;
   }
-  EXPECT_EQ(tried, 3); // phase A's tile, phase B's tile, the states
+  EXPECT_EQ(tried, 2); // the tile's values, the states
+}
+
+TEST(GridScan, LookBackOverAggregatesAlone) {
+  // The CTAs run one at a time here, so every look-back finds its
+  // predecessor's inclusive prefix in its first window. With the inclusive
+  // prefixes never published (the last status write dropped: the packed
+  // word, or the unpacked flag after its values), each tile must combine
+  // every aggregate before it, window by window of 32, down to the init:
+  // 70 tiles take three windows, and the result is still exact (the
+  // unpacked i64 sums of prefix_i64, the packed i32 sums of exclusive_i32,
+  // the non-commutative u32 pairs of compose, unpacked).
+  auto m = scanModule();
+  const int64_t n = 70 * 2048 + 3;
+  auto dropPrefix = [](phys::Program &p) {
+    int exch = 0;
+    phys::walk(*p.body, [&](const phys::Op &o) {
+      exch += o.opcode == phys::Opcode::Atomic && o.strAttr("kind") == "exch";
+    });
+    return eraseNthOp(p, exch - 1, [](const phys::Block &blk, size_t i) {
+      return blk.ops[i]->opcode == phys::Opcode::Atomic &&
+             blk.ops[i]->strAttr("kind") == "exch";
+    });
+  };
+  auto run = [&](const char *name, const std::vector<ArgSpec> &a,
+                 const std::function<void(Memory &)> &ref, unsigned outputs) {
+    PipelineResult r = runPipeline(kernelNamed(*m, name), {});
+    ASSERT_TRUE(r.ok()) << name;
+    ASSERT_TRUE(dropPrefix(*r.program)) << name;
+    Memory mem = makeMemory(a, 11), want = makeMemory(a, 11);
+    interp::PhysRunResult pr =
+        interp::runProgram(*r.program, intent::test::bind(a, mem));
+    ASSERT_TRUE(pr.ok) << name << ": " << pr.error;
+    ref(want);
+    for (unsigned v = 0; v < outputs; ++v)
+      EXPECT_TRUE(mem.views[v] == want.views[v]) << name << " view " << v;
+  };
+  run("prefix_i64",
+      {ArgSpec::view(ScalarKind::I64, {n}), ints(ScalarKind::I32, n, -1000, 1000)},
+      [&](Memory &mem) {
+        int64_t *y = mem.as<int64_t>(0);
+        const int32_t *x = mem.as<int32_t>(1);
+        int64_t s = 5;
+        for (int64_t k = 0; k < n; ++k)
+          y[k] = s += x[k];
+      },
+      1);
+  run("exclusive_i32",
+      {ArgSpec::view(ScalarKind::I32, {n}), ints(ScalarKind::I32, n, -1000, 1000)},
+      [&](Memory &mem) {
+        int32_t *y = mem.as<int32_t>(0);
+        const int32_t *x = mem.as<int32_t>(1);
+        int32_t s = 0;
+        for (int64_t k = 0; k < n; ++k) {
+          y[k] = s;
+          s += x[k];
+        }
+      },
+      1);
+  run("compose",
+      {ArgSpec::view(ScalarKind::U32, {n}), ints(ScalarKind::U32, n, 0, 0xffff),
+       ints(ScalarKind::U32, n, 0, 0xffff)},
+      [&](Memory &mem) {
+        uint32_t *h = mem.as<uint32_t>(0);
+        const uint32_t *as = mem.as<uint32_t>(1), *bs = mem.as<uint32_t>(2);
+        uint32_t pa = 1, pb = 0;
+        for (int64_t k = 0; k < n; ++k) {
+          pb = as[k] * pb + bs[k];
+          pa = pa * as[k];
+          h[k] = pa + pb;
+        }
+      },
+      1);
+}
+
+TEST(GridScan, TheStatusWorkspaceIsChecked) {
+  // [coop]: the chained split needs a per-launch zeroed, atomic-only
+  // workspace of a ticket word plus a word per program; [buffer-instance]:
+  // a workspace sized per launch is the last slice.
+  auto m = scanModule();
+  auto broken = [&](const std::function<void(phys::Program &)> &mutate,
+                    const std::string &tag, const std::string &text) {
+    PipelineResult r = runPipeline(kernelNamed(*m, "prefix_i64"), {});
+    ASSERT_TRUE(r.ok());
+    mutate(*r.program);
+    std::vector<std::string> errs;
+    EXPECT_FALSE(phys::verifyProgram(*r.program, &kernelNamed(*m, "prefix_i64"), errs));
+    bool found = false;
+    std::string all;
+    for (const std::string &e : errs) {
+      found |= e.rfind(tag, 0) == 0 && e.find(text) != std::string::npos;
+      all += "\n  " + e;
+    }
+    EXPECT_TRUE(found) << "expected " << tag << " ... " << text << ", got:" << all;
+  };
+  auto status = [](phys::Program &p) -> phys::Buffer & {
+    for (phys::Buffer &b : p.buffers)
+      if (b.sizeExpr >= 0 && b.scope == phys::BufferScope::InvocationWorkspace)
+        return b;
+    ADD_FAILURE() << "no launch-sized workspace";
+    return p.buffers.back();
+  };
+  broken([&](phys::Program &p) { status(p).init = phys::InitMode::FirstWrite; },
+         "[coop]", "program count must be min(");
+  broken([&](phys::Program &p) {
+    phys::Buffer &b = status(p);
+    b.sizeExpr = static_cast<int>(p.segments[0].length); // no ticket word
+  }, "[coop]", "program count must be min(");
+  broken([&](phys::Program &p) {
+    phys::Buffer extra = status(p);
+    extra.id = p.buffers.size();
+    extra.sizeExpr = -1;
+    extra.size = 4;
+    extra.workspaceOffset = 4096;
+    extra.name = "after";
+    p.buffers.push_back(extra);
+  }, "[buffer-instance]", "sized per launch must be the last one");
+  broken([&](phys::Program &p) { status(p).size = 8; }, "[buffer-instance]",
+         "needs an i64 launch expression");
 }
