@@ -66,6 +66,8 @@ __attribute__((weak)) void argmax(float *, long long *, const float *,
 __attribute__((weak)) void inclusive_scan(float *, const float *, long long);
 __attribute__((weak)) void scan_i32(int *, const int *, long long);
 __attribute__((weak)) void scan_affine(float *, const float *, long long);
+__attribute__((weak)) void compact(float *, long long *, const float *,
+                                   long long);
 __attribute__((weak)) void segmented_sum(float *, const int *, const float *,
                                          long long, long long);
 __attribute__((weak)) void histogram_even(int *, const float *, long long,
@@ -648,6 +650,44 @@ void benchScanAffine(Ctx &C) {
                bench_entry::scan_affine ? "" : missingReason(C, "scan_affine")};
   measure(C, "scan_affine", sizeName(N), Bytes, Peer);
   measure(C, "scan_affine", sizeName(N), Bytes, Ours);
+}
+
+/// Stream compaction of 2^28 floats uniform in [-1, 1) (keep x > 0, about
+/// half): the kept values in order and their count, checked exactly.
+void benchCompact(Ctx &C) {
+  long long N = C.O.Quick ? (1LL << 22) : (1LL << 28);
+  dbuf<float> X(N), Out(N), Want(N);
+  dbuf<long long> Count(1);
+  bench::fillUniform(X.get(), N, C.nextSeed(), -1.0f, 1.0f, C.S);
+  long long Kept = 0;
+  {
+    std::vector<float> HX = X.download(), HW(N, 0.0f);
+    for (long long I = 0; I < N; ++I)
+      if (HX[I] > 0.0f)
+        HW[Kept++] = HX[I];
+    Want.upload(HW);
+  }
+  auto Verify = [&]() -> std::string {
+    long long Got = Count.download()[0];
+    if (Got != Kept)
+      return "count: got " + std::to_string(Got) + ", want " + std::to_string(Kept);
+    return bench::describe(
+        bench::compareDevice(Out.get(), Want.get(), nullptr, Kept, 0, 0, C.S),
+        Kept);
+  };
+  double Bytes = (N + Kept) * 1.0 * sizeof(float);
+  peers::CubSelectPositive Cub(X.get(), Out.get(), Count.get(), N);
+  auto Poison = [&] {
+    poison(C, Out);
+    BENCH_CK(cudaMemsetAsync(Count.get(), 0xff, Count.bytes(), C.S));
+  };
+  Variant Peer{"cub::DeviceSelect::If", "peer", Poison, [&] { Cub.run(C.S); },
+               Verify, ""};
+  Variant Ours{"intent", "ours", Poison,
+               [&] { bench_entry::compact(Out.get(), Count.get(), X.get(), N); },
+               Verify, bench_entry::compact ? "" : missingReason(C, "compact")};
+  measure(C, "compact", sizeName(N), Bytes, Peer);
+  measure(C, "compact", sizeName(N), Bytes, Ours);
 }
 
 /// CSR row sums: `Rows` rows of 0 .. 2 Avg members (uniform).
@@ -1242,6 +1282,7 @@ const std::vector<Benchmark> &benchmarks() {
       {"scan", benchScan},
       {"scan_i32", benchScanI32},
       {"scan_affine", benchScanAffine},
+      {"compact", benchCompact},
       {"segsum-avg4", [](Ctx &C) { benchSegmentedSum(C, 1LL << 25, 4); }},
       {"segsum-avg64", [](Ctx &C) { benchSegmentedSum(C, 1LL << 22, 64); }},
       {"segsum-avg4096",

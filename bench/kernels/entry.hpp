@@ -38,6 +38,8 @@ void scan_i32(int *y, const int *x, long long n);
 /// h[k] = a[k] h[k - 1] + b[k] (h[-1] = 0) with x[2k] = a[k], x[2k + 1] =
 /// b[k]: a scan with a user combine (composition of affine maps).
 void scan_affine(float *y, const float *x, long long n);
+/// Stream compaction: out[0 .. c) = the x[i] > 0 in order, count[0] = c.
+void compact(float *out, long long *count, const float *x, long long n);
 /// y[r] = sum of x[offsets[r] .. offsets[r + 1]) for r in [0, rows); x holds
 /// n = offsets[rows] elements.
 void segmented_sum(float *y, const int *offsets, const float *x,

@@ -12,6 +12,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_select.cuh>
 #include <thrust/iterator/transform_output_iterator.h>
 
 namespace peers {
@@ -107,6 +108,25 @@ void CubAffineScan::run(cudaStream_t S) {
   BENCH_CK(cub::DeviceScan::InclusiveScan(
       Temp.get(), TempBytes, reinterpret_cast<const AffinePair *>(In),
       affineOut(Out), ComposeAffine{}, asInt(N), S));
+}
+
+namespace {
+struct IsPositive {
+  __host__ __device__ bool operator()(float V) const { return V > 0.0f; }
+};
+} // namespace
+
+CubSelectPositive::CubSelectPositive(const float *In, float *Out,
+                                     long long *Count, long long N)
+    : In(In), Out(Out), Count(Count), N(N) {
+  BENCH_CK(cub::DeviceSelect::If(nullptr, TempBytes, In, Out, Count, asInt(N),
+                                 IsPositive{}));
+  Temp = bench::dbuf<char>(TempBytes ? TempBytes : 1);
+}
+
+void CubSelectPositive::run(cudaStream_t S) {
+  BENCH_CK(cub::DeviceSelect::If(Temp.get(), TempBytes, In, Out, Count,
+                                 asInt(N), IsPositive{}, S));
 }
 
 CubSegmentedSum::CubSegmentedSum(const float *In, float *Out,

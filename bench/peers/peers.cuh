@@ -95,6 +95,21 @@ private:
   std::size_t TempBytes = 0;
 };
 
+/// cub::DeviceSelect::If keeping In[i] > 0: Out[0 .. *Count) in order.
+class CubSelectPositive {
+public:
+  CubSelectPositive(const float *In, float *Out, long long *Count, long long N);
+  void run(cudaStream_t S);
+
+private:
+  const float *In;
+  float *Out;
+  long long *Count;
+  long long N;
+  bench::dbuf<char> Temp;
+  std::size_t TempBytes = 0;
+};
+
 /// cub::DeviceSegmentedReduce::Sum over the CSR rows of Offsets (Rows + 1
 /// entries): Out[r] = sum of In[Offsets[r] .. Offsets[r + 1]).
 class CubSegmentedSum {

@@ -43,6 +43,8 @@
 #include "Physical/Structured.h"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <set>
 
 using namespace intent;
@@ -61,6 +63,211 @@ using Values = CoopBuilder::Values;
 /// thread t's 8 consecutive slots fall in different banks.
 Value *padded(CoopBuilder &cb, Value *j) {
   return cb.add(j, cb.b.binary(Opcode::Div, j, cb.i64(32)));
+}
+
+/// Whether `b` (in the scan's emit region) computes what `a` (in its value
+/// region) does: the member arguments correspond, invariants are the same
+/// values, and every op is the same pure op or load with the same
+/// attributes over corresponding operands.
+bool sameValue(const Value *a, const Value *b, const Value *ka,
+               const Value *kb, unsigned depth = 0) {
+  if (ka && (a == ka || b == kb))
+    return a == ka && b == kb;
+  if (a == b)
+    return true;
+  if (!a->def || !b->def || depth > 24 || !(a->type == b->type))
+    return false;
+  const Op &x = *a->def, &y = *b->def;
+  if (x.opcode != y.opcode || !x.regions.empty() || !y.regions.empty() ||
+      x.operands.size() != y.operands.size() || x.results.size() != 1 ||
+      (x.opcode != Opcode::Load && !isPure(x.opcode)) ||
+      x.attrs.size() != y.attrs.size())
+    return false;
+  for (unsigned i = 0; i < x.attrs.size(); ++i)
+    if (x.attrs[i].name != y.attrs[i].name ||
+        x.attrs[i].value != y.attrs[i].value)
+      return false;
+  for (unsigned i = 0; i < x.operands.size(); ++i)
+    if (!sameValue(x.operands[i], y.operands[i], ka, kb, depth + 1))
+      return false;
+  return true;
+}
+
+/// An integer constant's value, if `v` is one.
+std::optional<int64_t> intConstant(const Value *v) {
+  const Op *d = v->def;
+  if (!d || d->opcode != Opcode::Constant || !d->attr("value") ||
+      !std::holds_alternative<int64_t>(*d->attr("value")))
+    return std::nullopt;
+  return std::get<int64_t>(*d->attr("value"));
+}
+
+/// The condition C when the scan's value is a 0 / positive choice on it:
+/// `C ? c1 : 0` with c1 >= 1 (an `if` yielding constants, a select, or a
+/// bool converted), so every member counts 0 or more and a member where C
+/// holds at least 1. Null otherwise.
+const Value *countingCondition(const Op &scan) {
+  const Block &blk = scan.region(ValueRegion)->block;
+  const Op *y = blk.ops.empty() ? nullptr : blk.ops.back().get();
+  if (!y || y->opcode != Opcode::Yield || y->operands.size() != 1)
+    return nullptr;
+  const Value *v = y->operands[0];
+  while (v->def && v->def->opcode == Opcode::Cast &&
+         kir::Type::scalar(v->def->operands[0]->type.elem).isInteger())
+    v = v->def->operands[0];
+  const Op *d = v->def;
+  if (!d)
+    return nullptr;
+  if (d->opcode == Opcode::Cast && d->operands[0]->type.isBool())
+    return d->operands[0];
+  auto counts = [](std::optional<int64_t> one, std::optional<int64_t> zero) {
+    return one && zero && *one >= 1 && *zero == 0;
+  };
+  if (d->opcode == Opcode::Select &&
+      counts(intConstant(d->operands[1]), intConstant(d->operands[2])))
+    return d->operands[0];
+  if (d->opcode == Opcode::If && d->results.size() == 1 &&
+      d->regions.size() == 2) {
+    auto yielded = [&](unsigned r) -> std::optional<int64_t> {
+      const Block &b = d->regions[r]->block;
+      if (b.ops.empty() || b.ops.back()->opcode != Opcode::Yield ||
+          b.ops.back()->operands.size() != 1)
+        return std::nullopt;
+      for (const auto &o : b.ops)
+        if (o->opcode != Opcode::Constant && o->opcode != Opcode::Yield)
+          return std::nullopt;
+      return intConstant(b.ops.back()->operands[0]);
+    };
+    if (counts(yielded(0), yielded(1)))
+      return d->operands[0];
+  }
+  return nullptr;
+}
+
+/// Why the emit region cannot run once per member in any order, or "".
+/// It computes, loads views it does not store, branches, and stores:
+///  - at the member's own coordinate (`y[k]`, `y[k - lo]`; the others
+///    invariant);
+///  - at the scan's state (plus or minus an invariant) under a condition
+///    the value counts (scan + scatter, compaction: `if (c(k)) out[pos] =
+///    ...` where the value is `c(k) ? 1 : 0` and the state an integer sum):
+///    members where the condition holds have distinct states, strictly
+///    growing in visit order;
+///  - at invariant coordinates under `k == the last member visited` (the
+///    count written by the last element): one member stores.
+std::string emitRejection(const Op &scan, const std::set<const Value *> &read) {
+  const Block &emit = scan.region(OutRegion)->block;
+  const Value *k = emit.args[0];
+  const Value *state = emit.args.size() == 2 ? emit.args[1] : nullptr;
+  const Value *kValue = scan.region(ValueRegion)->block.args[0];
+  const bool reverse = scan.strAttr("direction") == "reverse";
+  auto invariant = [&](const Value *v) { return !dependsOnArgs(v, emit, scan); };
+  // The scan's state counts members: a built-in integer sum of 0 / c >= 1.
+  const Value *counted = nullptr;
+  if (state && scan.strAttr("combiner") == "plus" &&
+      kir::Type::scalar(state->type.elem).isInteger())
+    counted = countingCondition(scan);
+  std::set<const Value *> stored;
+  walk(*scan.region(OutRegion), [&](const Op &o) {
+    if (o.opcode == Opcode::Store)
+      stored.insert(o.memory());
+  });
+  // `v` is the member plus or minus an invariant (or the state, `of`),
+  // perhaps widened to another integer type (every value kept).
+  std::function<bool(const Value *, const Value *)> shiftOf =
+      [&](const Value *v, const Value *of) {
+    const Op *d = v->def;
+    if (d && d->opcode == Opcode::Cast &&
+        kir::Type::scalar(d->operands[0]->type.elem).isInteger() &&
+        kir::Type::scalar(v->type.elem).isSigned() ==
+            kir::Type::scalar(d->operands[0]->type.elem).isSigned() &&
+        kir::Type::scalar(v->type.elem).bitWidth() >=
+            kir::Type::scalar(d->operands[0]->type.elem).bitWidth())
+      return shiftOf(d->operands[0], of);
+    return v == of ||
+           (d && (d->opcode == Opcode::Add || d->opcode == Opcode::Sub) &&
+            ((d->operands[0] == of && invariant(d->operands[1])) ||
+             (d->opcode == Opcode::Add && d->operands[1] == of &&
+              invariant(d->operands[0]))));
+  };
+  // Whether the condition of an enclosing `if` (then-branch) satisfies
+  // `holds`.
+  auto under = [&](const Op &o, const std::function<bool(const Value *)> &holds) {
+    const Op *inner = &o;
+    for (const Op *a = o.parentOp(); a && a != &scan; inner = a, a = a->parentOp())
+      if (a->opcode == Opcode::If && inner->parent == &a->regions[0]->block &&
+          holds(a->operands[0]))
+        return true;
+    return false;
+  };
+  // `c` is `k == the last member visited` (end - 1 forward, begin in
+  // reverse), either way round.
+  const Value *begin = memberBegin(scan), *end = memberEnd(scan);
+  auto isLast = [&](const Value *c) {
+    const Op *d = c->def;
+    if (!d || d->opcode != Opcode::Cmp || d->strAttr("pred") != "eq")
+      return false;
+    const Value *other = d->operands[0] == k   ? d->operands[1]
+                         : d->operands[1] == k ? d->operands[0]
+                                               : nullptr;
+    if (!other)
+      return false;
+    if (reverse)
+      return sameValue(other, begin, nullptr, nullptr);
+    const Op *s = other->def;
+    return s && s->opcode == Opcode::Sub &&
+           sameValue(s->operands[0], end, nullptr, nullptr) &&
+           intConstant(s->operands[1]) == 1;
+  };
+  std::string why;
+  walk(*scan.region(OutRegion), [&](const Op &o) {
+    if (!why.empty() || isTerminator(o.opcode) || o.opcode == Opcode::If ||
+        (o.regions.empty() && isPure(o.opcode)))
+      return;
+    if (o.opcode == Opcode::Load && o.memory()->type.isView() &&
+        !o.guard()) {
+      if (stored.count(o.memory()))
+        why = "the scan's emit reads a view it writes";
+      return;
+    }
+    if (o.opcode != Opcode::Store || o.guard() || !o.memory()->type.isView()) {
+      why = "the scan's emit does more than compute, load, branch and store";
+      return;
+    }
+    if (read.count(o.memory())) {
+      why = "the scan's emit writes a view its value reads";
+      return;
+    }
+    bool atK = false, atState = false;
+    for (const Value *c : o.coords()) {
+      if (shiftOf(c, k))
+        atK = true;
+      else if (state && shiftOf(c, state))
+        atState = true;
+      else if (!invariant(c))
+        atK = atState = true; // neither: rejected below
+    }
+    if (atK && !atState)
+      return;
+    if (atState && !atK && counted &&
+        under(o, [&](const Value *c) {
+          return sameValue(counted, c, kValue, k);
+        }))
+      return;
+    if (!atK && !atState && under(o, isLast))
+      return;
+    why = atState && !atK && !counted
+              ? "the scan's emit stores at its state, but the state is not a "
+                "count (a scatter needs an integer sum of `c(k) ? 1 : 0`)"
+          : atState && !atK
+              ? "the scan's emit stores at its state, but not under the "
+                "condition its value counts (a scatter needs `if (c(k)) "
+                "out[pos] = ...` with the value `c(k) ? 1 : 0`)"
+              : "the scan's emit stores elsewhere than at its member (or at "
+                "its state under the counted condition, or once, at the last "
+                "member)";
+  });
+  return why;
 }
 
 std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
@@ -115,36 +322,9 @@ std::string rejection(const Program &p, Op *&segOp, const Op *&scan) {
   });
   if (!computes)
     return "the scan's value does more than load and compute";
-  const Block &emit = scan->region(OutRegion)->block;
-  const Value *k = emit.args[0];
-  for (const auto &o : emit.ops) {
-    if (isTerminator(o->opcode) || (o->regions.empty() && isPure(o->opcode)))
-      continue;
-    if (o->opcode != Opcode::Store || o->guard() || !o->memory()->type.isView())
-      return "the scan's emit does more than store";
-    if (read.count(o->memory()))
-      return "the scan's emit writes a view its value reads";
-    // One coordinate is the member plus or minus an invariant (y[k],
-    // y[k - lo]); the others are invariant.
-    auto invariant = [&](const Value *v) {
-      return !dependsOnArgs(v, emit, *scan);
-    };
-    bool atK = false;
-    for (const Value *c : o->coords()) {
-      const Op *d = c->def;
-      const bool shifted =
-          d && (d->opcode == Opcode::Add || d->opcode == Opcode::Sub) &&
-          ((d->operands[0] == k && invariant(d->operands[1])) ||
-           (d->opcode == Opcode::Add && d->operands[1] == k &&
-            invariant(d->operands[0])));
-      if (c == k || shifted)
-        atK = true;
-      else if (!invariant(c))
-        return "the scan's emit stores elsewhere than at its member";
-    }
-    if (!atK)
-      return "the scan's emit stores elsewhere than at its member";
-  }
+  std::string why = emitRejection(*scan, read);
+  if (!why.empty())
+    return why;
   for (const AccComponent &c : scan->acc)
     if (c.type.elem == ScalarKind::Bool ||
         (elemBytes(c.type.elem) != 4 && elemBytes(c.type.elem) != 8))
