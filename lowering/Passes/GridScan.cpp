@@ -1,36 +1,38 @@
-//===- GridScan.cpp - A device-wide scan on a cooperative grid ------------===//
+//===- GridScan.cpp - A device-wide scan in one pass (decoupled look-back) ===//
 //
 // Before: a kernel whose one group is a single instance running a top-level
-// scan (y[k] = x[0] + ... + x[k]; a running maximum; a user combine) runs
-// the scan on one thread: 2^28 floats take seconds.
+// scan (y[k] = x[0] + ... + x[k]; a running maximum; a user combine;
+// compaction, the emit writing at the scanned count) runs the scan on one
+// thread: 2^28 floats take seconds.
 //
-// After (docs/passes.md §12): a cooperative grid of G <= 1024 CTAs of 256
-// threads (as many as a 4-tile share each needs, at most the resident ones;
-// a grid barrier needs all of them running). The members are cut into
-// tiles of 2048 (8 per thread); CTA q takes a contiguous run of tiles.
+// After (docs/passes.md §12): one launch of a CTA of 256 threads per tile of
+// 2048 members (8 per thread), the input read once:
 //
-//   phase A  each tile: the members' values into a shared tile (coalesced),
-//            thread t folds its 8 consecutive ones, an ordered CTA tree
-//            gives the tile's aggregate; the CTA's aggregate is the ordered
-//            fold of its tiles'. Thread 0 publishes it (workspace slot q).
-//   grid barrier
-//   prefix   the ordered fold of slots 0 .. q - 1 (thread t folds 4
-//            consecutive ones, an ordered CTA tree): carry = init + prefix.
-//   grid barrier; thread 0 zeroes slot q (the workspace stays zero)
-//   phase B  each tile: values into the shared tile; thread t scans its 8
-//            in order; warps scan the threads' totals (shuffles, lower
-//            lanes first), warp totals through shared memory; each member's
-//            state = carry + the threads before + its own prefix, written
-//            back to the tile; every thread emits members t, t + 256, ...
-//            (coalesced); carry += the tile's total.
+//   ticket   thread 0 takes the next tile (an atomic counter, word 0 of the
+//            status workspace): tiles go to CTAs in the order they start,
+//            so a CTA only waits for CTAs already running
+//   load     the members' values into a shared tile (coalesced)
+//   local    thread t scans its 8 consecutive slots; warps scan the thread
+//            totals (shuffles), warp totals through shared memory: the
+//            threads before t and the tile's total
+//   warp 0   publishes the tile's aggregate (flag A), looks back over the
+//            tiles before it 32 at a time (lane l reads tile top - 32 + l)
+//            until a tile with an inclusive prefix (flag P), combining in
+//            member order, then publishes its own inclusive prefix (P)
+//   emit     each member's state = exclusive prefix + threads before + its
+//            own prefix, written back to the tile; every thread emits
+//            members t, t + 256, ... (coalesced)
 //
-// Every combine keeps member order (lower members on the left), so a user
-// combine that is only associative is exact; the input is read twice (the
-// two phases), the output written once. A reverse scan is the same over
-// the visit order (member end - 1 - v for visit index v). The scan must be
+// A single 4-byte state shares its 64-bit status word with the flag; other
+// states take a flag word and per component an aggregate and a prefix word,
+// published before the flag (release) and read after it (acquire). Every
+// combine keeps member order (lower members on the left), so a user combine
+// that is only associative is exact. A reverse scan is the same over the
+// visit order (member end - 1 - v for visit index v). The scan must be
 // reassociable (`intent::ordered` scans stay serial), its value region loads
-// and pure code, its emit region pure code and stores at the member's own
-// coordinate of views the value region does not read.
+// and pure code; its emit region computes, loads and stores at the member,
+// at the state when the state counts the stores' condition (scan + scatter,
+// emitRejection), or once at the last member.
 //
 //===----------------------------------------------------------------------===//
 

@@ -19,6 +19,8 @@ Every value stays exact whatever the combine order: integer sums are bounded
 1/4 of magnitude at most 64, and max/min/bit ops are exact anyway.
 """
 
+import re
+
 from exprgen import CTYPE, Ex, FLOAT_TYPES, literal, wrap_mod
 
 # kernelgen.decl_mark's parameter placeholder (kernelgen imports this module).
@@ -238,11 +240,40 @@ def reduce_group(kg, o):
     return lines + ["  });"]
 
 
-def toplevel_scan(kg, o):
-    """One scan at kernel level along row 0 of o, its emit writing o(0, k)
-    (a single-group kernel of it runs on a cooperative grid: grid-scan)."""
+def toplevel_compact(kg, o):
+    """Stream compaction at kernel level along row 0 of o: an exclusive
+    int64 count of the members where C(k) holds, each such member writing
+    V(k) at o(0, count) (scan + scatter: grid-scan's one pass). C(k) is
+    V(k) > 0, written out in both lambdas as a user writes it."""
     r = kg.r
     ty = o.cty
+    k, saved = lam_k(kg, max(o.extents[1] - 1, 0))
+    v = value_of(kg, ty, kg.eg.expr(ty, 2))
+    kg.leave_lambda(saved)
+    zero = literal(ty, 0)
+    p = kg.fresh("p")
+    cond = f"{v.text} > {zero}"
+    # The emit's member has a name of its own (mark_unused counts reads by
+    # name), the same expressions over it.
+    k2 = kg.fresh("k")
+    cond2 = re.sub(rf"\b{k}\b", k2, cond)
+    v2 = re.sub(rf"\b{k}\b", k2, v.text)
+    n1 = f"{o.name}.extent(1)"
+    dirn = "" if r.random() < 0.7 else ", intent::direction::reverse"
+    return [f"  intent::scan({n1}, int64_t(0), intent::ops::plus{{}},",
+            f"               [&]({decl_mark_k(k)}index {k}) {{ return ({cond}) ? int64_t(1) : int64_t(0); }},",
+            f"               [&]({decl_mark_k(k2)}index {k2}, int64_t {p}) {{ if ({cond2}) {o.name}(0, {p}) = {v2}; }},",
+            f"               intent::scan_kind::exclusive{dirn});"]
+
+
+def toplevel_scan(kg, o):
+    """One scan at kernel level along row 0 of o, its emit writing o(0, k)
+    (a single-group kernel of it runs in one pass: grid-scan); sometimes a
+    compaction (toplevel_compact)."""
+    r = kg.r
+    ty = o.cty
+    if r.random() < 0.3:
+        return toplevel_compact(kg, o)
     op, (init, comb) = combine(kg, ty)
     while op == "struct":
         op, (init, comb) = combine(kg, ty)
