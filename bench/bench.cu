@@ -583,7 +583,7 @@ void benchScan(Ctx &C) {
 /// exactly against a serial host scan.
 void benchScanI32(Ctx &C) {
   long long N = C.O.Quick ? (1LL << 22) : (1LL << 28);
-  dbuf<int> X(N), Y(N);
+  dbuf<int> X(N), Y(N), DWant(N);
   std::vector<int> HX(N), Want(N);
   const std::uint64_t XSeed = C.nextSeed();
   bench::hostParallel(N, [&](long long Lo, long long Hi) {
@@ -596,13 +596,10 @@ void benchScanI32(Ctx &C) {
       Want[I] = static_cast<int>(S += static_cast<std::uint32_t>(HX[I]));
   }
   X.upload(HX);
-  auto Verify = [&]() -> std::string {
-    std::vector<int> Got = Y.download();
-    for (long long I = 0; I < N; ++I)
-      if (Got[I] != Want[I])
-        return "y[" + std::to_string(I) + "]: got " + std::to_string(Got[I]) +
-               ", want " + std::to_string(Want[I]);
-    return "";
+  DWant.upload(Want);
+  auto Verify = [&] {
+    return bench::describe(bench::compareDeviceInts(Y.get(), DWant.get(), N, C.S),
+                           N);
   };
   double Bytes = 2.0 * N * sizeof(int);
   peers::CubInclusiveSumI32 Cub(X.get(), Y.get(), N);

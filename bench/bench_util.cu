@@ -68,7 +68,51 @@ __global__ void compareKernel(const float *Got, const float *Want,
   }
 }
 
+__global__ void compareIntsKernel(const int *Got, const int *Want, long long N,
+                                  CompareState *State) {
+  unsigned long long Bad = 0, First = ~0ULL;
+  for (long long I = blockIdx.x * (long long)blockDim.x + threadIdx.x; I < N;
+       I += (long long)gridDim.x * blockDim.x)
+    if (Got[I] != Want[I]) {
+      ++Bad;
+      if (static_cast<unsigned long long>(I) < First)
+        First = static_cast<unsigned long long>(I);
+    }
+  if (Bad) {
+    atomicAdd(&State->Bad, Bad);
+    atomicMin(&State->First, First);
+  }
+}
+
 } // namespace
+
+Mismatch compareDeviceInts(const int *Got, const int *Want, long long N,
+                           cudaStream_t S) {
+  static CompareState *State = nullptr;
+  if (!State)
+    BENCH_CK(cudaMalloc(&State, sizeof(CompareState)));
+  CompareState Init{0, ~0ULL};
+  BENCH_CK(cudaMemcpyAsync(State, &Init, sizeof Init, cudaMemcpyHostToDevice,
+                           S));
+  if (N > 0) {
+    compareIntsKernel<<<gridFor(N), 256, 0, S>>>(Got, Want, N, State);
+    BENCH_CK(cudaGetLastError());
+  }
+  CompareState Out;
+  BENCH_CK(cudaMemcpyAsync(&Out, State, sizeof Out, cudaMemcpyDeviceToHost, S));
+  BENCH_CK(cudaStreamSynchronize(S));
+  Mismatch M;
+  M.Bad = Out.Bad;
+  if (Out.Bad) {
+    M.First = static_cast<long long>(Out.First);
+    int G = 0, W = 0;
+    BENCH_CK(cudaMemcpy(&G, Got + M.First, sizeof(int), cudaMemcpyDeviceToHost));
+    BENCH_CK(cudaMemcpy(&W, Want + M.First, sizeof(int), cudaMemcpyDeviceToHost));
+    M.Got = static_cast<float>(G);
+    M.Want = static_cast<float>(W);
+  }
+  return M;
+}
 
 void fillUniform(float *P, long long N, std::uint64_t Seed, float Lo, float Hi,
                  cudaStream_t S) {

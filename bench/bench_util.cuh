@@ -126,6 +126,11 @@ struct Mismatch {
 Mismatch compareDevice(const float *Got, const float *Want, const float *Scale,
                        long long N, double Rel, double Abs, cudaStream_t S);
 
+/// Compares Got[0..N) with Want[0..N) exactly on the device (32-bit
+/// integers; the values in M are converted to float). Synchronizes.
+Mismatch compareDeviceInts(const int *Got, const int *Want, long long N,
+                           cudaStream_t S);
+
 /// "" when M has no bad element, else a one-line description.
 std::string describe(const Mismatch &M, long long N);
 

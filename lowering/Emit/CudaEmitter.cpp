@@ -1333,7 +1333,11 @@ void ProgramEmitter::emitGlobal() {
     os << "template <" << (p.regMaxK ? "int RK, " : "") << "bool CK>\n";
     const char *unit = dense ? "_dense" : "";
     os << "__global__ void __launch_bounds__("
-       << (p.regMaxK ? rowRegBound() : std::to_string(p.ctaThreads)) << ") "
+       << (p.regMaxK ? rowRegBound() : std::to_string(p.ctaThreads))
+       << (p.minCtasPerSm > 0 && !p.regMaxK
+               ? ", " + std::to_string(p.minCtasPerSm)
+               : std::string())
+       << ") "
        << m << unit << "_kernel(" << m << "_args a, int64_t total) {\n"
        << "  for (int64_t pid = ::intent::rt::program_begin<" << s
        << ">(); pid < total; pid += ::intent::rt::program_stride<" << s

@@ -593,6 +593,13 @@ public:
   /// the pass that chose the scope, because partitions depend on it. 0 for
   /// exec scope thread (the emitter's default block size).
   int ctaThreads = 0;
+  /// CTAs per multiprocessor the program asks to fit at once (the
+  /// `__launch_bounds__` minimum: the compiler keeps each thread's
+  /// registers within 65536 / (ctaThreads x minCtasPerSm)); 0: no ask.
+  /// Printed `min_ctas N` after the shared bytes. grid-scan's one-pass
+  /// scan sets it: its tiles wait on each other, so more of them must be
+  /// in flight per multiprocessor to keep the memory busy.
+  int minCtasPerSm = 0;
   /// Dynamic shared memory per CTA in bytes (cooperative programs): the
   /// scratch of the cooperative reductions, at offset 0.
   int64_t sharedBytes = 0;

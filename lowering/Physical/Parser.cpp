@@ -477,6 +477,12 @@ private:
           return false;
         prog->sharedBytesExpr = static_cast<int>(e);
       }
+      if (atPunct(',') && peek(1).text == "min_ctas") {
+        take();
+        take();
+        if (!parseInt(prog->minCtasPerSm))
+          return false;
+      }
     }
     if (atPunct(',') && peek(1).text == "stage") {
       take();

@@ -63,6 +63,8 @@ public:
       os << ", threads " << p.ctaThreads << ", shared " << p.sharedBytes;
     if (p.sharedBytesExpr >= 0)
       os << " dynamic e" << p.sharedBytesExpr;
+    if (p.minCtasPerSm > 0)
+      os << ", min_ctas " << p.minCtasPerSm;
     if (!p.stagedParams.empty()) {
       os << ", stage";
       for (unsigned i : p.stagedParams)

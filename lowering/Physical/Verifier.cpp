@@ -47,6 +47,16 @@ public:
       error("scope", "exec scope '" + execScopeName(p.scope).str() +
                          "' is not produced by any pass (thread or cta)");
     }
+    // A multiprocessor holds at most 2048 threads; the ask is a cta
+    // program's (its threads fixed).
+    if (p.minCtasPerSm < 0 ||
+        (p.minCtasPerSm > 0 &&
+         (p.scope != ExecScope::CTA ||
+          int64_t(p.ctaThreads) * p.minCtasPerSm > 2048)))
+      error("scope", "min_ctas " + std::to_string(p.minCtasPerSm) +
+                         " needs a cta program whose CTAs fit a "
+                         "multiprocessor that many at once (at most 2048 "
+                         "threads)");
     verifyLaunch();
     verifySegments();
     verifyBody();

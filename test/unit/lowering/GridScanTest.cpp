@@ -280,4 +280,7 @@ TEST(GridScan, TheStatusWorkspaceIsChecked) {
   }, "[buffer-instance]", "sized per launch must be the last one");
   broken([&](phys::Program &p) { status(p).size = 8; }, "[buffer-instance]",
          "needs an i64 launch expression");
+  // [scope]: the occupancy ask fits a multiprocessor (2048 threads).
+  broken([&](phys::Program &p) { p.minCtasPerSm = 9; }, "[scope]",
+         "min_ctas 9 needs a cta program");
 }
