@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -171,7 +172,19 @@ std::string emitRejection(const Op &scan, const std::set<const Value *> &read) {
   const Value *state = emit.args.size() == 2 ? emit.args[1] : nullptr;
   const Value *kValue = scan.region(ValueRegion)->block.args[0];
   const bool reverse = scan.strAttr("direction") == "reverse";
-  auto invariant = [&](const Value *v) { return !dependsOnArgs(v, emit, scan); };
+  // The same in every member: defined outside the scan, or by region-free
+  // ops (loads of views the emit does not store) over such values (an
+  // `if` yielding the member is not).
+  std::function<bool(const Value *)> invariant = [&](const Value *v) {
+    if (!definedInside(v, scan))
+      return true;
+    if (!v->def || !v->def->regions.empty())
+      return false;
+    for (const Value *x : v->def->operands)
+      if (!invariant(x))
+        return false;
+    return true;
+  };
   // The scan's state counts members: a built-in integer sum of 0 / c >= 1.
   const Value *counted = nullptr;
   if (state && scan.strAttr("combiner") == "plus" &&
@@ -230,6 +243,9 @@ std::string emitRejection(const Op &scan, const std::set<const Value *> &read) {
            intConstant(s->operands[1]) == 1;
   };
   std::string why;
+  // View -> (0 at the member, 1 at the state, 2 once at the last member;
+  // the first store).
+  std::map<const Value *, std::pair<int, const Op *>> ways;
   walk(*scan.region(OutRegion), [&](const Op &o) {
     if (!why.empty() || isTerminator(o.opcode) || o.opcode == Opcode::If ||
         (o.regions.empty() && isPure(o.opcode)))
@@ -257,14 +273,37 @@ std::string emitRejection(const Op &scan, const std::set<const Value *> &read) {
       else if (!invariant(c))
         atK = atState = true; // neither: rejected below
     }
-    if (atK && !atState)
+    // One way of storing per view, the same coordinates every time (y[k]
+    // and y[k + 1] would meet across members, as would out[pos] and
+    // out[k]).
+    const int way = atK && !atState ? 0 : atState && !atK ? 1 : 2;
+    auto consistent = [&] {
+      auto [it, fresh] = ways.try_emplace(o.memory(), way, &o);
+      if (fresh)
+        return true;
+      if (it->second.first != way)
+        return false;
+      if (way == 2)
+        return true;
+      const Op &first = *it->second.second;
+      for (unsigned d = 0; d < o.coords().size(); ++d)
+        if (!sameValue(first.coords()[d], o.coords()[d], nullptr, nullptr))
+          return false;
+      return true;
+    };
+    const bool legal =
+        (way == 0) ||
+        (way == 1 && counted &&
+         under(o, [&](const Value *c) {
+           return sameValue(counted, c, kValue, k);
+         })) ||
+        (!atK && !atState && under(o, isLast));
+    if (legal && !consistent()) {
+      why = "the scan's emit stores one view in two ways or at two "
+            "coordinates (members would meet)";
       return;
-    if (atState && !atK && counted &&
-        under(o, [&](const Value *c) {
-          return sameValue(counted, c, kValue, k);
-        }))
-      return;
-    if (!atK && !atState && under(o, isLast))
+    }
+    if (legal)
       return;
     why = atState && !atK && !counted
               ? "the scan's emit stores at its state, but the state is not a "

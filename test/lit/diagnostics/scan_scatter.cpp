@@ -78,3 +78,36 @@ using namespace intent;
        },
        scan_kind::exclusive);
 }
+
+// Two coordinates of one view: member k's y[k + 1] is member k + 1's y[k + 1].
+[[intent::kernel]] void two_shifts(view<float, 1> y, view<const float, 1> x) {
+  // CHECK: [[@LINE+1]]:3: remark: grid-scan: not applied: the scan's emit stores one view in two ways or at two coordinates
+  scan(x.extent(0) - 1, 0.0f, ops::plus{}, [&](index k) { return x[k]; },
+       [&](index k, float s) {
+         y[k] = s;
+         y[k + 1] = s;
+       });
+}
+
+// One view at the state and at the member: out[pos] of one member is
+// out[k] of another.
+[[intent::kernel]] void two_ways(view<float, 1> out, view<const float, 1> x) {
+  // CHECK: [[@LINE+1]]:3: remark: grid-scan: not applied: the scan's emit stores one view in two ways or at two coordinates
+  scan(x.extent(0), std::int64_t(0), ops::plus{},
+       [&](index k) { return x[k] > 0.0f ? std::int64_t(1) : std::int64_t(0); },
+       [&](index k, std::int64_t pos) {
+         if (x[k] > 0.0f)
+           out[pos] = x[k];
+         out[k] = 0.0f;
+       },
+       scan_kind::exclusive);
+}
+
+// A shift chosen by a branch that yields the member is not invariant:
+// y[k + (-k)] is y[0] for every member.
+[[intent::kernel]] void branch_member(view<float, 1> y, view<const float, 1> x,
+                                      index n) {
+  // CHECK: [[@LINE+1]]:3: remark: grid-scan: not applied: the scan's emit stores elsewhere than at its member
+  scan(x.extent(0), 0.0f, ops::plus{}, [&](index k) { return x[k]; },
+       [&](index k, float s) { y[k + (n > 5 ? -k : index(0))] = s; });
+}
