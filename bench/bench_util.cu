@@ -86,8 +86,12 @@ __global__ void compareIntsKernel(const int *Got, const int *Want, long long N,
 
 } // namespace
 
-Mismatch compareDeviceInts(const int *Got, const int *Want, long long N,
-                           cudaStream_t S) {
+/// Runs Launch(State) (a compare kernel's launch, none for N = 0) on a fresh
+/// CompareState and reads the result back; Fetch(I, M) fills the values of
+/// the first bad element I.
+template <class LaunchFn, class FetchFn>
+Mismatch runCompare(long long N, cudaStream_t S, LaunchFn Launch,
+                    FetchFn Fetch) {
   static CompareState *State = nullptr;
   if (!State)
     BENCH_CK(cudaMalloc(&State, sizeof(CompareState)));
@@ -95,7 +99,7 @@ Mismatch compareDeviceInts(const int *Got, const int *Want, long long N,
   BENCH_CK(cudaMemcpyAsync(State, &Init, sizeof Init, cudaMemcpyHostToDevice,
                            S));
   if (N > 0) {
-    compareIntsKernel<<<gridFor(N), 256, 0, S>>>(Got, Want, N, State);
+    Launch(State);
     BENCH_CK(cudaGetLastError());
   }
   CompareState Out;
@@ -105,13 +109,25 @@ Mismatch compareDeviceInts(const int *Got, const int *Want, long long N,
   M.Bad = Out.Bad;
   if (Out.Bad) {
     M.First = static_cast<long long>(Out.First);
-    int G = 0, W = 0;
-    BENCH_CK(cudaMemcpy(&G, Got + M.First, sizeof(int), cudaMemcpyDeviceToHost));
-    BENCH_CK(cudaMemcpy(&W, Want + M.First, sizeof(int), cudaMemcpyDeviceToHost));
-    M.Got = static_cast<float>(G);
-    M.Want = static_cast<float>(W);
+    Fetch(M.First, M);
   }
   return M;
+}
+
+Mismatch compareDeviceInts(const int *Got, const int *Want, long long N,
+                           cudaStream_t S) {
+  return runCompare(
+      N, S,
+      [&](CompareState *State) {
+        compareIntsKernel<<<gridFor(N), 256, 0, S>>>(Got, Want, N, State);
+      },
+      [&](long long I, Mismatch &M) {
+        int G = 0, W = 0;
+        BENCH_CK(cudaMemcpy(&G, Got + I, sizeof(int), cudaMemcpyDeviceToHost));
+        BENCH_CK(cudaMemcpy(&W, Want + I, sizeof(int), cudaMemcpyDeviceToHost));
+        M.Got = static_cast<float>(G);
+        M.Want = static_cast<float>(W);
+      });
 }
 
 void fillUniform(float *P, long long N, std::uint64_t Seed, float Lo, float Hi,
@@ -132,30 +148,18 @@ void fillIntValued(float *P, long long N, std::uint64_t Seed, int Lo, int Hi,
 
 Mismatch compareDevice(const float *Got, const float *Want, const float *Scale,
                        long long N, double Rel, double Abs, cudaStream_t S) {
-  static CompareState *State = nullptr;
-  if (!State)
-    BENCH_CK(cudaMalloc(&State, sizeof(CompareState)));
-  CompareState Init{0, ~0ULL};
-  BENCH_CK(cudaMemcpyAsync(State, &Init, sizeof Init, cudaMemcpyHostToDevice,
-                           S));
-  if (N > 0) {
-    compareKernel<<<gridFor(N), 256, 0, S>>>(Got, Want, Scale, N, Rel, Abs,
-                                              State);
-    BENCH_CK(cudaGetLastError());
-  }
-  CompareState Out;
-  BENCH_CK(cudaMemcpyAsync(&Out, State, sizeof Out, cudaMemcpyDeviceToHost, S));
-  BENCH_CK(cudaStreamSynchronize(S));
-  Mismatch M;
-  M.Bad = Out.Bad;
-  if (Out.Bad) {
-    M.First = static_cast<long long>(Out.First);
-    BENCH_CK(cudaMemcpy(&M.Got, Got + M.First, sizeof(float),
-                        cudaMemcpyDeviceToHost));
-    BENCH_CK(cudaMemcpy(&M.Want, Want + M.First, sizeof(float),
-                        cudaMemcpyDeviceToHost));
-  }
-  return M;
+  return runCompare(
+      N, S,
+      [&](CompareState *State) {
+        compareKernel<<<gridFor(N), 256, 0, S>>>(Got, Want, Scale, N, Rel, Abs,
+                                                  State);
+      },
+      [&](long long I, Mismatch &M) {
+        BENCH_CK(cudaMemcpy(&M.Got, Got + I, sizeof(float),
+                            cudaMemcpyDeviceToHost));
+        BENCH_CK(cudaMemcpy(&M.Want, Want + I, sizeof(float),
+                            cudaMemcpyDeviceToHost));
+      });
 }
 
 std::string describe(const Mismatch &M, long long N) {

@@ -449,6 +449,31 @@ private:
             "atomics touch it)");
   }
 
+  /// Whether the segment's CTAs must all be resident at once (a grid
+  /// barrier, grid_ctas).
+  static bool usesWholeGrid(const Op &seg) {
+    bool grid = false;
+    walk(*seg.regions[0], [&](const Op &o) {
+      grid |= o.opcode == Opcode::GridCtas ||
+              (o.opcode == Opcode::Barrier && o.strAttr("scope") == "grid");
+    });
+    return grid;
+  }
+
+  /// The buffer records the segment region allocates (its top-level
+  /// allocs).
+  std::vector<const Buffer *> allocated(const Op &seg) const {
+    std::vector<const Buffer *> out;
+    for (const auto &o : seg.regions[0]->block.ops) {
+      if (o->opcode != Opcode::Alloc)
+        continue;
+      int64_t id = o->intAttr("buffer", -1);
+      if (id >= 0 && id < static_cast<int64_t>(p.buffers.size()))
+        out.push_back(&p.buffers[id]);
+    }
+    return out;
+  }
+
   /// A chained split (grid-scan's look-back, docs/passes.md §12): the
   /// programs take tickets in the order they start and wait only for
   /// programs holding earlier tickets, so any program count works (none
@@ -459,12 +484,7 @@ private:
   /// is C + K * count with C, K >= 1. A grid barrier or grid_ctas (every
   /// CTA resident) is not chained.
   bool chained(const Op &seg, const Segment &s) const {
-    bool grid = false;
-    walk(*seg.regions[0], [&](const Op &o) {
-      grid |= o.opcode == Opcode::GridCtas ||
-              (o.opcode == Opcode::Barrier && o.strAttr("scope") == "grid");
-    });
-    if (grid)
+    if (usesWholeGrid(seg))
       return false;
     auto constAtLeast1 = [&](unsigned e) {
       return p.exprs[e].kind == LaunchExpr::Kind::Const && p.exprs[e].value >= 1;
@@ -475,13 +495,8 @@ private:
              ((m.operands[0] == s.length && constAtLeast1(m.operands[1])) ||
               (m.operands[1] == s.length && constAtLeast1(m.operands[0])));
     };
-    for (const auto &o : seg.regions[0]->block.ops) {
-      if (o->opcode != Opcode::Alloc)
-        continue;
-      int64_t id = o->intAttr("buffer", -1);
-      if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
-        continue;
-      const Buffer &b = p.buffers[id];
+    for (const Buffer *bp : allocated(seg)) {
+      const Buffer &b = *bp;
       if (b.scope != BufferScope::InvocationWorkspace || b.sizeExpr < 0 ||
           static_cast<size_t>(b.sizeExpr) >= p.exprs.size() || b.keptZero ||
           b.init != InitMode::Value || b.initValue != 0 ||
@@ -518,23 +533,12 @@ private:
     const int64_t cap = p.exprs[count.operands[1]].value;
     // A grid barrier's arrival counter is a word of it; grid-reduce's
     // partials (without a grid barrier) take one more word per program.
-    bool gridBarrier = false;
-    walk(*seg.regions[0], [&](const Op &o) {
-      gridBarrier |= o.opcode == Opcode::GridCtas ||
-                     (o.opcode == Opcode::Barrier && o.strAttr("scope") == "grid");
-    });
+    const bool gridBarrier = usesWholeGrid(seg);
     const int64_t need = gridBarrier ? 1 : 1 + cap;
     bool cooperates = false;
-    for (const auto &o : seg.regions[0]->block.ops) {
-      if (o->opcode != Opcode::Alloc)
-        continue;
-      int64_t id = o->intAttr("buffer", -1);
-      if (id < 0 || id >= static_cast<int64_t>(p.buffers.size()))
-        continue;
-      const Buffer &b = p.buffers[id];
-      if (b.keptZero && b.size >= need)
+    for (const Buffer *b : allocated(seg))
+      if (b->keptZero && b->size >= need)
         cooperates = true;
-    }
     if (!cooperates)
       error(at + ": they cooperate through a kept-zero invocation workspace "
                  "of at least " + (gridBarrier ? std::string("1") : "1 + " + std::to_string(cap)) +
