@@ -104,38 +104,34 @@ bool sameValue(const Value *a, const Value *b, const Value *ka,
   return true;
 }
 
-/// An integer constant's value, if `v` is one.
-std::optional<int64_t> intConstant(const Value *v) {
-  const Op *d = v->def;
-  if (!d || d->opcode != Opcode::Constant || !d->attr("value") ||
-      !std::holds_alternative<int64_t>(*d->attr("value")))
-    return std::nullopt;
-  return std::get<int64_t>(*d->attr("value"));
+/// `v` without the integer conversions that keep every value (a count
+/// widened to i64 is the count).
+const Value *unwidened(const Value *v) {
+  while (v->def && v->def->opcode == Opcode::Cast &&
+         keepsEveryValue(v->def->operands[0]->type.elem, v->type.elem))
+    v = v->def->operands[0];
+  return v;
 }
 
-/// The condition C when the scan's value is a 0 / positive choice on it:
-/// `C ? c1 : 0` with c1 >= 1 (an `if` yielding constants, a select, or a
-/// bool converted), so every member counts 0 or more and a member where C
-/// holds at least 1. Null otherwise.
+/// The condition C when the scan's value is a 0 / 1 choice on it: `C ? 1 :
+/// 0` (an `if` yielding constants, a select, or a bool converted), so the
+/// members where C holds have consecutive counts (a larger step could wrap
+/// a 32-bit count onto an earlier one). Null otherwise.
 const Value *countingCondition(const Op &scan) {
   const Block &blk = scan.region(ValueRegion)->block;
   const Op *y = blk.ops.empty() ? nullptr : blk.ops.back().get();
   if (!y || y->opcode != Opcode::Yield || y->operands.size() != 1)
     return nullptr;
-  const Value *v = y->operands[0];
-  while (v->def && v->def->opcode == Opcode::Cast &&
-         kir::Type::scalar(v->def->operands[0]->type.elem).isInteger())
-    v = v->def->operands[0];
-  const Op *d = v->def;
+  const Op *d = unwidened(y->operands[0])->def;
   if (!d)
     return nullptr;
   if (d->opcode == Opcode::Cast && d->operands[0]->type.isBool())
     return d->operands[0];
   auto counts = [](std::optional<int64_t> one, std::optional<int64_t> zero) {
-    return one && zero && *one >= 1 && *zero == 0;
+    return one == 1 && zero == 0;
   };
   if (d->opcode == Opcode::Select &&
-      counts(intConstant(d->operands[1]), intConstant(d->operands[2])))
+      counts(constantInt(d->operands[1]), constantInt(d->operands[2])))
     return d->operands[0];
   if (d->opcode == Opcode::If && d->results.size() == 1 &&
       d->regions.size() == 2) {
@@ -147,7 +143,7 @@ const Value *countingCondition(const Op &scan) {
       for (const auto &o : b.ops)
         if (o->opcode != Opcode::Constant && o->opcode != Opcode::Yield)
           return std::nullopt;
-      return intConstant(b.ops.back()->operands[0]);
+      return constantInt(b.ops.back()->operands[0]);
     };
     if (counts(yielded(0), yielded(1)))
       return d->operands[0];
@@ -197,16 +193,9 @@ std::string emitRejection(const Op &scan, const std::set<const Value *> &read) {
   });
   // `v` is the member plus or minus an invariant (or the state, `of`),
   // perhaps widened to another integer type (every value kept).
-  std::function<bool(const Value *, const Value *)> shiftOf =
-      [&](const Value *v, const Value *of) {
+  auto shiftOf = [&](const Value *v, const Value *of) {
+    v = unwidened(v);
     const Op *d = v->def;
-    if (d && d->opcode == Opcode::Cast &&
-        kir::Type::scalar(d->operands[0]->type.elem).isInteger() &&
-        kir::Type::scalar(v->type.elem).isSigned() ==
-            kir::Type::scalar(d->operands[0]->type.elem).isSigned() &&
-        kir::Type::scalar(v->type.elem).bitWidth() >=
-            kir::Type::scalar(d->operands[0]->type.elem).bitWidth())
-      return shiftOf(d->operands[0], of);
     return v == of ||
            (d && (d->opcode == Opcode::Add || d->opcode == Opcode::Sub) &&
             ((d->operands[0] == of && invariant(d->operands[1])) ||
@@ -240,7 +229,7 @@ std::string emitRejection(const Op &scan, const std::set<const Value *> &read) {
     const Op *s = other->def;
     return s && s->opcode == Opcode::Sub &&
            sameValue(s->operands[0], end, nullptr, nullptr) &&
-           intConstant(s->operands[1]) == 1;
+           constantInt(s->operands[1]) == 1;
   };
   std::string why;
   // View -> (0 at the member, 1 at the state, 2 once at the last member;

@@ -492,6 +492,16 @@ std::set<int> intent::phys::writtenParams(const Program &p) {
   return written;
 }
 
+bool intent::phys::keepsEveryValue(ScalarKind from, ScalarKind to) {
+  const kir::Type f = kir::Type::scalar(from), t = kir::Type::scalar(to);
+  if (!f.isInteger() || !t.isInteger())
+    return false;
+  if (f.isSigned())
+    return t.isSigned() && t.bitWidth() >= f.bitWidth();
+  return t.bitWidth() > f.bitWidth() ||
+         (t.bitWidth() == f.bitWidth() && !t.isSigned());
+}
+
 bool intent::phys::definedInside(const Value *v, const Op &op) {
   const Op *d = v->def ? v->def
                        : (v->owner && v->owner->parent ? v->owner->parent->parent

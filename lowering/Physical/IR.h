@@ -741,6 +741,9 @@ void printProgram(llvm::raw_ostream &os, const Program &p,
                   bool withLocs = true);
 std::string programToString(const Program &p, bool withLocs = true);
 
+/// A conversion from integer type `from` to `to` that keeps every value.
+bool keepsEveryValue(ScalarKind from, ScalarKind to);
+
 /// Whether `v` is computed inside op `op`: a result of an op nested in one
 /// of its regions, or an argument of one of those regions' blocks.
 bool definedInside(const Value *v, const Op &op);

@@ -29,16 +29,6 @@ bool small(const Affine &a) {
 bool isSignedKind(ScalarKind k) { return kir::Type::scalar(k).isSigned(); }
 unsigned widthOf(ScalarKind k) { return kir::Type::scalar(k).bitWidth(); }
 
-/// A conversion from integer type `from` to `to` that keeps every value.
-bool keepsEveryValue(ScalarKind from, ScalarKind to) {
-  if (!kir::Type::scalar(from).isInteger() || !kir::Type::scalar(to).isInteger())
-    return false;
-  if (isSignedKind(from))
-    return isSignedKind(to) && widthOf(to) >= widthOf(from);
-  return widthOf(to) > widthOf(from) ||
-         (widthOf(to) == widthOf(from) && !isSignedKind(to));
-}
-
 class RangeAnalysis {
 public:
   explicit RangeAnalysis(const Program &p) : p(p) {}

@@ -67,6 +67,17 @@ using namespace intent;
        });
 }
 
+// Steps of 2: a 32-bit count could wrap onto an earlier position.
+[[intent::kernel]] void steps_of_two(view<float, 1> out, view<const float, 1> x) {
+  // CHECK: [[@LINE+1]]:3: remark: grid-scan: not applied: the scan's emit stores at its state, but the state is not a count
+  scan(x.extent(0), 0, ops::plus{}, [&](index k) { return x[k] > 0.0f ? 2 : 0; },
+       [&](index k, int pos) {
+         if (x[k] > 0.0f)
+           out[pos] = x[k];
+       },
+       scan_kind::exclusive);
+}
+
 // A float state is no count.
 [[intent::kernel]] void float_positions(view<float, 1> out, view<const float, 1> x) {
   // CHECK: [[@LINE+1]]:3: remark: grid-scan: not applied: the scan's emit stores elsewhere than at its member
