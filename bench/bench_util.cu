@@ -39,41 +39,37 @@ struct CompareState {
   unsigned long long First; // smallest bad index (ULLONG_MAX: none)
 };
 
-__global__ void compareKernel(const float *Got, const float *Want,
-                              const float *Scale, long long N, double Rel,
-                              double Abs, CompareState *State) {
-  unsigned long long Bad = 0, First = ~0ULL;
-  for (long long I = blockIdx.x * (long long)blockDim.x + threadIdx.x; I < N;
-       I += (long long)gridDim.x * blockDim.x) {
+/// Element I of a float output against its reference: within Rel * Mag +
+/// Abs (Mag = Scale[I], or |Want[I]|); NaN only against NaN, an infinity
+/// only against itself.
+struct FloatsAgree {
+  const float *Got, *Want, *Scale;
+  double Rel, Abs;
+  __device__ bool operator()(long long I) const {
     float G = Got[I], W = Want[I];
-    bool Ok;
     if (isnan(W))
-      Ok = isnan(G);
-    else if (isinf(W))
-      Ok = G == W;
-    else {
-      double Mag = Scale ? static_cast<double>(Scale[I]) : fabs((double)W);
-      // A NaN G fails this comparison too.
-      Ok = fabs(static_cast<double>(G) - W) <= Rel * Mag + Abs;
-    }
-    if (!Ok) {
-      ++Bad;
-      if (static_cast<unsigned long long>(I) < First)
-        First = static_cast<unsigned long long>(I);
-    }
+      return isnan(G);
+    if (isinf(W))
+      return G == W;
+    double Mag = Scale ? static_cast<double>(Scale[I]) : fabs((double)W);
+    // A NaN G fails this comparison too.
+    return fabs(static_cast<double>(G) - W) <= Rel * Mag + Abs;
   }
-  if (Bad) {
-    atomicAdd(&State->Bad, Bad);
-    atomicMin(&State->First, First);
-  }
-}
+};
 
-__global__ void compareIntsKernel(const int *Got, const int *Want, long long N,
-                                  CompareState *State) {
+/// Element I of an int output equals its reference.
+struct IntsAgree {
+  const int *Got, *Want;
+  __device__ bool operator()(long long I) const { return Got[I] == Want[I]; }
+};
+
+/// Counts the elements of [0, N) where Agree fails, and the first one.
+template <class Agree>
+__global__ void compareKernel(long long N, Agree Ok, CompareState *State) {
   unsigned long long Bad = 0, First = ~0ULL;
   for (long long I = blockIdx.x * (long long)blockDim.x + threadIdx.x; I < N;
        I += (long long)gridDim.x * blockDim.x)
-    if (Got[I] != Want[I]) {
+    if (!Ok(I)) {
       ++Bad;
       if (static_cast<unsigned long long>(I) < First)
         First = static_cast<unsigned long long>(I);
@@ -119,7 +115,8 @@ Mismatch compareDeviceInts(const int *Got, const int *Want, long long N,
   return runCompare(
       N, S,
       [&](CompareState *State) {
-        compareIntsKernel<<<gridFor(N), 256, 0, S>>>(Got, Want, N, State);
+        compareKernel<<<gridFor(N), 256, 0, S>>>(N, IntsAgree{Got, Want},
+                                                  State);
       },
       [&](long long I, Mismatch &M) {
         int G = 0, W = 0;
@@ -151,8 +148,8 @@ Mismatch compareDevice(const float *Got, const float *Want, const float *Scale,
   return runCompare(
       N, S,
       [&](CompareState *State) {
-        compareKernel<<<gridFor(N), 256, 0, S>>>(Got, Want, Scale, N, Rel, Abs,
-                                                  State);
+        compareKernel<<<gridFor(N), 256, 0, S>>>(
+            N, FloatsAgree{Got, Want, Scale, Rel, Abs}, State);
       },
       [&](long long I, Mismatch &M) {
         BENCH_CK(cudaMemcpy(&M.Got, Got + I, sizeof(float),
