@@ -36,6 +36,57 @@ ArgSpec ints(ScalarKind k, int64_t n, int64_t lo, int64_t hi) {
 
 const int64_t Sizes[] = {0, 1, 2047, 2048, 2049, 5000};
 
+// The kernels' inputs and serial references (shared by the tests below).
+using Reference = std::function<void(Memory &)>;
+
+/// prefix_i64: y[k] = 5 + x[0] + ... + x[k] (i32 in, i64 out).
+std::vector<ArgSpec> prefixI64Args(int64_t n) {
+  return {ArgSpec::view(ScalarKind::I64, {n}), ints(ScalarKind::I32, n, -1000, 1000)};
+}
+Reference prefixI64Ref(int64_t n) {
+  return [n](Memory &mem) {
+    int64_t *y = mem.as<int64_t>(0);
+    const int32_t *x = mem.as<int32_t>(1);
+    int64_t s = 5;
+    for (int64_t k = 0; k < n; ++k)
+      y[k] = s += x[k];
+  };
+}
+
+/// exclusive_i32: y[k] = x[0] + ... + x[k - 1].
+std::vector<ArgSpec> exclusiveI32Args(int64_t n) {
+  return {ArgSpec::view(ScalarKind::I32, {n}), ints(ScalarKind::I32, n, -1000, 1000)};
+}
+Reference exclusiveI32Ref(int64_t n) {
+  return [n](Memory &mem) {
+    int32_t *y = mem.as<int32_t>(0);
+    const int32_t *x = mem.as<int32_t>(1);
+    int32_t s = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      y[k] = s;
+      s += x[k];
+    }
+  };
+}
+
+/// compose: h[k] = the affine maps 0..k composed, applied to 1 (mod 2^32).
+std::vector<ArgSpec> composeArgs(int64_t n) {
+  return {ArgSpec::view(ScalarKind::U32, {n}), ints(ScalarKind::U32, n, 0, 0xffff),
+          ints(ScalarKind::U32, n, 0, 0xffff)};
+}
+Reference composeRef(int64_t n) {
+  return [n](Memory &mem) {
+    uint32_t *h = mem.as<uint32_t>(0);
+    const uint32_t *as = mem.as<uint32_t>(1), *bs = mem.as<uint32_t>(2);
+    uint32_t pa = 1, pb = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      pb = as[k] * pb + bs[k];
+      pa = pa * as[k];
+      h[k] = pa + pb;
+    }
+  };
+}
+
 bool mapped(const kir::Kernel &k) {
   PipelineResult r = runPipeline(k, {});
   return r.ok() && r.program->scope == phys::ExecScope::CTA;
@@ -55,49 +106,18 @@ TEST(GridScan, MapsReassociableScansOnly) {
 TEST(GridScan, InclusiveAndExclusiveIntegerSums) {
   auto m = scanModule();
   for (int64_t n : Sizes) {
-    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::I64, {n}),
-                              ints(ScalarKind::I32, n, -1000, 1000)};
-    auto ref = [n](Memory &mem) {
-      int64_t *y = mem.as<int64_t>(0);
-      const int32_t *x = mem.as<int32_t>(1);
-      int64_t s = 5;
-      for (int64_t k = 0; k < n; ++k)
-        y[k] = s += x[k];
-    };
-    runDifferential(kernelNamed(*m, "prefix_i64"), a, ref, n + 1);
-    std::vector<ArgSpec> b = {ArgSpec::view(ScalarKind::I32, {n}),
-                              ints(ScalarKind::I32, n, -1000, 1000)};
-    auto refEx = [n](Memory &mem) {
-      int32_t *y = mem.as<int32_t>(0);
-      const int32_t *x = mem.as<int32_t>(1);
-      int32_t s = 0;
-      for (int64_t k = 0; k < n; ++k) {
-        y[k] = s;
-        s += x[k];
-      }
-    };
-    runDifferential(kernelNamed(*m, "exclusive_i32"), b, refEx, n + 2);
+    runDifferential(kernelNamed(*m, "prefix_i64"), prefixI64Args(n),
+                    prefixI64Ref(n), n + 1);
+    runDifferential(kernelNamed(*m, "exclusive_i32"), exclusiveI32Args(n),
+                    exclusiveI32Ref(n), n + 2);
   }
 }
 
 TEST(GridScan, UserCombineKeepsMemberOrder) {
   auto m = scanModule();
-  for (int64_t n : Sizes) {
-    std::vector<ArgSpec> a = {ArgSpec::view(ScalarKind::U32, {n}),
-                              ints(ScalarKind::U32, n, 0, 0xffff),
-                              ints(ScalarKind::U32, n, 0, 0xffff)};
-    auto ref = [n](Memory &mem) {
-      uint32_t *h = mem.as<uint32_t>(0);
-      const uint32_t *as = mem.as<uint32_t>(1), *bs = mem.as<uint32_t>(2);
-      uint32_t pa = 1, pb = 0;
-      for (int64_t k = 0; k < n; ++k) {
-        pb = as[k] * pb + bs[k];
-        pa = pa * as[k];
-        h[k] = pa + pb;
-      }
-    };
-    runDifferential(kernelNamed(*m, "compose"), a, ref, n + 3);
-  }
+  for (int64_t n : Sizes)
+    runDifferential(kernelNamed(*m, "compose"), composeArgs(n), composeRef(n),
+                    n + 3);
 }
 
 TEST(GridScan, StructStateAndRunningMaxOverASubRange) {
@@ -186,7 +206,7 @@ TEST(GridScan, LookBackOverAggregatesAlone) {
     });
   };
   auto run = [&](const char *name, const std::vector<ArgSpec> &a,
-                 const std::function<void(Memory &)> &ref, unsigned outputs) {
+                 const Reference &ref, unsigned outputs) {
     PipelineResult r = runPipeline(kernelNamed(*m, name), {});
     ASSERT_TRUE(r.ok()) << name;
     ASSERT_TRUE(dropPrefix(*r.program)) << name;
@@ -198,42 +218,9 @@ TEST(GridScan, LookBackOverAggregatesAlone) {
     for (unsigned v = 0; v < outputs; ++v)
       EXPECT_TRUE(mem.views[v] == want.views[v]) << name << " view " << v;
   };
-  run("prefix_i64",
-      {ArgSpec::view(ScalarKind::I64, {n}), ints(ScalarKind::I32, n, -1000, 1000)},
-      [&](Memory &mem) {
-        int64_t *y = mem.as<int64_t>(0);
-        const int32_t *x = mem.as<int32_t>(1);
-        int64_t s = 5;
-        for (int64_t k = 0; k < n; ++k)
-          y[k] = s += x[k];
-      },
-      1);
-  run("exclusive_i32",
-      {ArgSpec::view(ScalarKind::I32, {n}), ints(ScalarKind::I32, n, -1000, 1000)},
-      [&](Memory &mem) {
-        int32_t *y = mem.as<int32_t>(0);
-        const int32_t *x = mem.as<int32_t>(1);
-        int32_t s = 0;
-        for (int64_t k = 0; k < n; ++k) {
-          y[k] = s;
-          s += x[k];
-        }
-      },
-      1);
-  run("compose",
-      {ArgSpec::view(ScalarKind::U32, {n}), ints(ScalarKind::U32, n, 0, 0xffff),
-       ints(ScalarKind::U32, n, 0, 0xffff)},
-      [&](Memory &mem) {
-        uint32_t *h = mem.as<uint32_t>(0);
-        const uint32_t *as = mem.as<uint32_t>(1), *bs = mem.as<uint32_t>(2);
-        uint32_t pa = 1, pb = 0;
-        for (int64_t k = 0; k < n; ++k) {
-          pb = as[k] * pb + bs[k];
-          pa = pa * as[k];
-          h[k] = pa + pb;
-        }
-      },
-      1);
+  run("prefix_i64", prefixI64Args(n), prefixI64Ref(n), 1);
+  run("exclusive_i32", exclusiveI32Args(n), exclusiveI32Ref(n), 1);
+  run("compose", composeArgs(n), composeRef(n), 1);
 }
 
 TEST(GridScan, TheStatusWorkspaceIsChecked) {
