@@ -17,7 +17,7 @@ namespace {
 
 const PassInfo kPasses[] = {
     {"grid-scan", gridScan, true,
-     "a single-instance scan on a cooperative grid of CTAs, tiles in order"},
+     "a single-instance scan in one pass: a CTA per tile, decoupled look-back"},
     {"grid-reduce", gridReduce, true,
      "split a single-instance reduction over many CTAs (exec scope cta)"},
     {"counted-loops", countedLoops, true,
