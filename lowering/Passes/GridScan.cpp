@@ -385,6 +385,8 @@ public:
       types.push_back(c.type);
     nc = types.size();
     packed = isPacked(types);
+    findVectorLoads();
+    findVectorStores();
   }
 
   /// One 4-byte component: its bits share a 64-bit status word with the
@@ -432,15 +434,14 @@ public:
     cb.barrier();
     Value *t = cb.load(ticket, cb.i64(0));
     Value *base = cb.mul(t, cb.i64(kTile));
-    loadTile(base);
+    std::vector<Values> vals = threadValues(base);
 
     // Thread t's members in order: their inclusive prefixes; the threads
     // before it (exclusive) and the tile's total.
     std::vector<Values> local;
     Values run = identity();
     for (int i = 0; i < kPerThread; ++i) {
-      run = combine(run, tileAt(cb.add(cb.mul(tid, cb.i64(kPerThread)),
-                                       cb.i64(i))));
+      run = combine(run, vals[i]);
       local.push_back(run);
     }
     Values total;
@@ -469,16 +470,38 @@ public:
     // written back to the tile; every thread emits members t, t + 256, ...
     const bool inclusive = scan.strAttr("kind") != "exclusive";
     Values start = combine(carry, before);
+    std::vector<Values> states;
+    for (int i = 0; i < kPerThread; ++i)
+      states.push_back(inclusive ? combine(start, local[i])
+                                 : (i ? combine(start, local[i - 1]) : start));
+    if (vecStores.empty()) {
+      emitViaTile(base, states);
+    } else {
+      cb.branch(vectorTile(base, true), {}, [&] {
+        vectorEmit(base, states);
+        return Values();
+      }, [&] {
+        emitViaTile(base, states);
+        return Values();
+      });
+    }
+    b.setInsertionBlock(&blk);
+    for (const auto &o : old.ops)
+      if (isTerminator(o->opcode))
+        cloneOp(b, *o, map);
+  }
+
+private:
+  /// The states written back to the tile (thread t's slots), then one emit
+  /// (the KIR store's one scalar implementation) per member t, t + 256,
+  /// ... of the tile: coalesced.
+  void emitViaTile(Value *base, const std::vector<Values> &states) {
     for (int i = 0; i < kPerThread; ++i) {
-      Values st = inclusive ? combine(start, local[i])
-                            : (i ? combine(start, local[i - 1]) : start);
       Value *j = cb.add(cb.mul(tid, cb.i64(kPerThread)), cb.i64(i));
       for (unsigned c = 0; c < nc; ++c)
-        cb.store(tile[c], padded(cb, j), st[c]);
+        cb.store(tile[c], padded(cb, j), states[i][c]);
     }
     cb.barrier();
-    // One emit (the KIR store's one implementation), members t, t + 256,
-    // ... of the tile.
     cb.loop(
         {tid}, [&](const Values &c) { return cb.cmp("lt", c[0], cb.i64(kTile)); },
         [&](const Values &c) {
@@ -494,13 +517,8 @@ public:
         },
         [&](const Values &c) { return Values{cb.add(c[0], cb.i64(kThreads))}; },
         /*unroll=*/kPerThread);
-    b.setInsertionBlock(&blk);
-    for (const auto &o : old.ops)
-      if (isTerminator(o->opcode))
-        cloneOp(b, *o, map);
   }
 
-private:
   /// Tile status flags (0: nothing published yet).
   static constexpr int64_t kAggregate = 1, kPrefix = 2;
 
@@ -670,6 +688,258 @@ private:
       return cb.add(begin, v);
     return cb.b.binary(Opcode::Sub,
                        cb.b.binary(Opcode::Sub, end, cb.i64(1)), v);
+  }
+
+  /// Top-level loads of the value region at the member itself (a rank-1
+  /// view indexed by k, unguarded), and the views they read in order of
+  /// first use: a full tile reads them as vectors.
+  std::vector<const Op *> vecLoads;
+  std::vector<const Value *> vecViews;
+
+  void findVectorLoads() {
+    const Block &vb = scan.region(ValueRegion)->block;
+    for (const auto &o : vb.ops) {
+      if (o->opcode != Opcode::Load || o->guard())
+        continue;
+      const Value *m = o->memory();
+      llvm::ArrayRef<Value *> c = o->coords();
+      if (!m->type.isView() || m->type.rank != 1 || c.size() != 1 ||
+          c[0] != vb.args[0])
+        continue;
+      vecLoads.push_back(o.get());
+      if (std::find(vecViews.begin(), vecViews.end(), m) == vecViews.end())
+        vecViews.push_back(m);
+    }
+  }
+
+  /// The emit region's stores when it only computes, loads and stores at
+  /// the member itself (rank-1 views indexed by k, unguarded, top level):
+  /// a full tile's states are emitted from registers, its stores as
+  /// vectors; the views they store and the views its member loads read.
+  std::vector<const Op *> vecStores;
+  std::vector<const Value *> vecStoreViews;
+
+  void findVectorStores() {
+    const Block &eb = scan.region(OutRegion)->block;
+    auto atMember = [&](const Op &o) {
+      llvm::ArrayRef<Value *> c = o.coords();
+      return !o.guard() && o.memory()->type.isView() &&
+             o.memory()->type.rank == 1 && c.size() == 1 && c[0] == eb.args[0];
+    };
+    std::vector<const Op *> found;
+    std::vector<const Value *> views;
+    for (const auto &o : eb.ops) {
+      if (isTerminator(o->opcode))
+        continue;
+      if (!o->regions.empty())
+        return;
+      if (o->opcode == Opcode::Store) {
+        if (!atMember(*o))
+          return;
+        found.push_back(o.get());
+      } else if (o->opcode != Opcode::Load && !isPure(o->opcode)) {
+        return;
+      }
+      if ((o->opcode == Opcode::Store || o->opcode == Opcode::Load) &&
+          atMember(*o) &&
+          std::find(views.begin(), views.end(), o->memory()) == views.end())
+        views.push_back(o->memory());
+    }
+    vecStores = std::move(found);
+    vecStoreViews = std::move(views);
+  }
+
+  /// The vector emit: the emit region once per member of this thread's
+  /// slots on its state in registers, the member loads of each view as
+  /// vectors (issued first), each view's stores gathered and stored as
+  /// vectors.
+  void vectorEmit(Value *base, const std::vector<Values> &states) {
+    Builder &b = cb.b;
+    const Block &eb = scan.region(OutRegion)->block;
+    Value *low = lowestMember(base);
+    auto atMember = [&](const Op &o) {
+      return std::find(vecStoreViews.begin(), vecStoreViews.end(),
+                       o.memory()) != vecStoreViews.end() &&
+             !o.guard() && o.coords().size() == 1 && o.coords()[0] == eb.args[0];
+    };
+    std::map<const Value *, std::vector<Value *>> loaded, stored;
+    for (const auto &o : eb.ops)
+      if (o->opcode == Opcode::Load && atMember(*o) && !loaded.count(o->memory()))
+        loaded[o->memory()] = vectorLoad(*o, low);
+    for (int i = 0; i < kPerThread; ++i) {
+      const int e = reverse ? kPerThread - 1 - i : i;
+      Value *k = cb.add(low, cb.i64(e));
+      k->origin = eb.args[0]->origin;
+      map[eb.args[0]] = k;
+      for (unsigned c = 0; c < nc; ++c)
+        map[eb.args[1 + c]] = states[i][c];
+      for (const auto &o : eb.ops) {
+        if (isTerminator(o->opcode))
+          continue;
+        if (o->opcode == Opcode::Load && atMember(*o)) {
+          map[o->result()] = loaded[o->memory()][e];
+        } else if (o->opcode == Opcode::Store) {
+          std::vector<Value *> &lanes = stored[o->memory()];
+          lanes.resize(kPerThread, nullptr);
+          lanes[e] = lookup(map, o->storedValue());
+        } else {
+          fold.copy(*o);
+        }
+      }
+    }
+    for (const Op *o : vecStores) {
+      auto it = stored.find(o->memory());
+      if (it == stored.end())
+        continue; // (an earlier store op of the view wrote it)
+      const int64_t w = vectorWidth(o->memory());
+      for (int64_t h = 0; h < kPerThread; h += w) {
+        std::vector<Value *> operands = {lookup(map, o->memory())};
+        operands.insert(operands.end(), it->second.begin() + h,
+                        it->second.begin() + h + w);
+        operands.push_back(h ? cb.add(low, cb.i64(h)) : low);
+        Op *vs = b.create(Opcode::VectorStore, operands, {});
+        vs->setAttr("width", w);
+        copyAccess(*o, vs);
+      }
+      stored.erase(it);
+    }
+  }
+
+  /// An access op of a vector path: the original's location, origin and
+  /// access record, its bounds assumed (the member lies in the scan's
+  /// range; the tile arithmetic is beyond the [bounds] prover), each
+  /// thread's own.
+  static void copyAccess(const Op &from, Op *to) {
+    to->loc = from.loc;
+    to->origin = from.origin;
+    to->access = from.access;
+    to->access.bounds = Bounds::Assumed;
+    to->access.active = ActiveSet::Thread;
+  }
+
+  /// Load `o`'s view at the 8 members from `low` on, as vectors.
+  std::vector<Value *> vectorLoad(const Op &o, Value *low) {
+    const Value *v = o.memory();
+    const int64_t w = vectorWidth(v);
+    std::vector<Value *> out;
+    for (int64_t h = 0; h < kPerThread; h += w) {
+      std::vector<Type> ts(w, o.result()->type);
+      Op *vl = cb.b.create(Opcode::VectorLoad,
+                           {lookup(map, const_cast<Value *>(v)),
+                            h ? cb.add(low, cb.i64(h)) : low},
+                           ts);
+      vl->setAttr("width", w);
+      copyAccess(o, vl);
+      out.insert(out.end(), vl->results.begin(), vl->results.end());
+    }
+    return out;
+  }
+
+  /// Elements of view `v` one vector load moves: 16 bytes, at most a
+  /// thread's members.
+  static int64_t vectorWidth(const Value *v) {
+    return std::min<int64_t>(kPerThread, 16 / elemBytes(v->type.elem));
+  }
+
+  /// The lowest member of thread t's slots in a full tile at visit index
+  /// base: begin + base + 8t forward, end - base - 8t - 8 in reverse.
+  Value *lowestMember(Value *base) {
+    Value *first = cb.add(base, cb.mul(tid, cb.i64(kPerThread)));
+    if (!reverse)
+      return cb.add(begin, first);
+    return cb.b.binary(Opcode::Sub,
+                       cb.b.binary(Opcode::Sub, end, cb.i64(kPerThread)),
+                       first);
+  }
+
+  /// Whether the tile at `base` takes vector loads: the launch is not the
+  /// bounds-checked one, the tile is full and every vector view has unit
+  /// stride and a base at which the thread slots (multiples of 8 members
+  /// from begin, or from end - 8 in reverse) are aligned to its vector.
+  /// Uniform over the CTA.
+  Value *vectorTile(Value *base, bool stores = false) {
+    Builder &b = cb.b;
+    Value *ok = cb.negate(
+        b.create(Opcode::CheckedLaunch, {}, {Type::boolean()})->result());
+    ok = cb.both(ok, cb.cmp("le", cb.add(base, cb.i64(kTile)), n));
+    Value *from = reverse ? b.binary(Opcode::Max,
+                                     b.binary(Opcode::Sub, end,
+                                              cb.i64(kPerThread)),
+                                     cb.i64(0))
+                          : begin;
+    for (const Value *v : stores ? vecStoreViews : vecViews) {
+      Op *a = b.create(Opcode::Aligned,
+                       {lookup(map, const_cast<Value *>(v)), from},
+                       {Type::boolean()});
+      a->setAttr("bytes", vectorWidth(v) * elemBytes(v->type.elem));
+      ok = cb.both(ok, a->result());
+    }
+    return ok;
+  }
+
+  /// Thread t's members base + 8t + i (i < 8, in visit order): their
+  /// values. A full aligned tile reads them straight into registers with
+  /// vector loads; any other goes through the shared tile (coalesced
+  /// scalar loads).
+  std::vector<Values> threadValues(Value *base) {
+    auto viaTile = [&] {
+      loadTile(base);
+      Values flat;
+      for (int i = 0; i < kPerThread; ++i) {
+        Values v = tileAt(cb.add(cb.mul(tid, cb.i64(kPerThread)), cb.i64(i)));
+        flat.insert(flat.end(), v.begin(), v.end());
+      }
+      return flat;
+    };
+    Values flat;
+    if (vecLoads.empty()) {
+      flat = viaTile();
+    } else {
+      std::vector<Type> ts;
+      for (int i = 0; i < kPerThread; ++i)
+        ts.insert(ts.end(), types.begin(), types.end());
+      flat = cb.branch(vectorTile(base), ts, [&] { return vectorValues(base); },
+                       viaTile);
+    }
+    std::vector<Values> out(kPerThread);
+    for (int i = 0; i < kPerThread; ++i)
+      out[i].assign(flat.begin() + i * nc, flat.begin() + (i + 1) * nc);
+    return out;
+  }
+
+  /// The vector path: every vector view's 8 slots of this thread (all
+  /// loads issued first), then the value region once per member on them.
+  Values vectorValues(Value *base) {
+    Builder &b = cb.b;
+    Value *low = lowestMember(base);
+    // view -> its elements at low, low + 1, ..., low + 7
+    std::map<const Value *, std::vector<Value *>> lanes;
+    for (const Value *v : vecViews)
+      lanes[v] = vectorLoad(**std::find_if(vecLoads.begin(), vecLoads.end(),
+                                            [&](const Op *o) { return o->memory() == v; }),
+                            low);
+    const Block &vb = scan.region(ValueRegion)->block;
+    Values flat;
+    for (int i = 0; i < kPerThread; ++i) {
+      // Visit slot i is element i forward, 7 - i in reverse.
+      const int e = reverse ? kPerThread - 1 - i : i;
+      // (Its own value: the member's origin is not the vector base's.)
+      Value *k = cb.add(low, cb.i64(e));
+      k->origin = vb.args[0]->origin;
+      map[vb.args[0]] = k;
+      for (const auto &o : vb.ops) {
+        if (o->opcode == Opcode::Yield) {
+          for (Value *v : o->operands)
+            flat.push_back(lookup(map, v));
+          break;
+        }
+        if (std::find(vecLoads.begin(), vecLoads.end(), o.get()) != vecLoads.end())
+          map[o->result()] = lanes[o->memory()][e];
+        else
+          fold.copy(*o);
+      }
+    }
+    return flat;
   }
 
   /// The tile's member values into the shared tile: thread t computes

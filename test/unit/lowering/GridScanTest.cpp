@@ -223,6 +223,105 @@ TEST(GridScan, LookBackOverAggregatesAlone) {
   run("compose", composeArgs(n), composeRef(n), 1);
 }
 
+TEST(GridScan, VectorTilesMatchTheirFallbacks) {
+  // A full tile whose value loads are unit-stride and aligned reads them
+  // with vector loads straight into registers (8 members per thread); a
+  // partial tile, a misaligned view, a sub-range that starts off the
+  // vector and the bounds-checked launch go through the shared tile. Each
+  // must equal the KIR interpreter bit for bit: forward and reverse
+  // (compose_reverse, an exclusive suffix composition), 4- and 8-byte
+  // elements (count_sum reads f64 pairs). The emit of a full aligned
+  // tile stores from registers as vectors when it only stores at the
+  // member.
+  auto m = scanModule();
+  struct Case {
+    const char *name;
+    std::vector<ArgSpec> args;
+  };
+  uint64_t seed = 40;
+  for (int64_t n : {int64_t(4096), int64_t(2 * 2048 + 7)}) {
+    std::vector<Case> cases = {
+        {"prefix_i64", prefixI64Args(n)},
+        {"compose", composeArgs(n)},
+        {"compose_reverse", composeArgs(n)},
+        {"count_sum",
+         {ArgSpec::view(ScalarKind::I64, {n}), ArgSpec::view(ScalarKind::F64, {n}),
+          ints(ScalarKind::F64, n, -800, 800)}}};
+    for (int64_t lo : {int64_t(4), int64_t(3)})
+      cases.push_back({"running_max",
+                       {ArgSpec::view(ScalarKind::F32, {n - lo}),
+                        ints(ScalarKind::F32, n, -800, 800), ArgSpec::i64(lo),
+                        ArgSpec::i64(n)}});
+    for (const Case &c : cases) {
+      ++seed;
+      const kir::Kernel &k = kernelNamed(*m, c.name);
+      PipelineResult r = runPipeline(k, {});
+      ASSERT_TRUE(r.ok()) << c.name;
+      int vectors = 0;
+      phys::walk(*r.program->body, [&](const phys::Op &o) {
+        vectors += o.opcode == phys::Opcode::VectorLoad;
+      });
+      EXPECT_GT(vectors, 0) << c.name;
+      Memory init = makeMemory(c.args, seed), want = init;
+      interp::KIRRunResult kr = interp::runKernel(k, intent::test::bind(c.args, want));
+      ASSERT_TRUE(kr.ok) << kr.error;
+      auto same = [&](const Memory &got) {
+        for (unsigned i = 0; i < c.args.size(); ++i)
+          if (c.args[i].isView && got.views[i] != want.views[i])
+            return false;
+        return true;
+      };
+      for (int variant = 0; variant < 3; ++variant) {
+        interp::PhysRunOptions opts;
+        opts.misalignedViews = variant == 1;
+        opts.checkedLaunch = variant == 2;
+        Memory mem = init;
+        interp::PhysRunResult pr =
+            interp::runProgram(*r.program, intent::test::bind(c.args, mem), opts);
+        ASSERT_TRUE(pr.ok) << c.name << " variant " << variant << ": " << pr.error;
+        EXPECT_TRUE(same(mem)) << c.name << " n " << n << " variant " << variant;
+      }
+      // The thread slots start at begin + 8t (reverse: end - 8 - 8t):
+      // running_max from 3 and a reverse scan of 4103 members are never
+      // aligned to their 4-element vectors; running_max stores at k - lo,
+      // not at the member (its emit goes through the tile).
+      const std::string name = c.name;
+      const bool aligned = name == "running_max"       ? c.args[2].scalar.i % 4 == 0
+                           : name == "compose_reverse" ? (n - 8) % 4 == 0
+                                                       : true;
+      const bool storesVectors = name != "running_max";
+      // Swapping two lanes of every vector load (of every vector store)
+      // changes the aligned run exactly when that path ran, never the
+      // misaligned one.
+      for (int mutation = 0; mutation < 2; ++mutation) {
+        PipelineResult mr = runPipeline(k, {});
+        ASSERT_TRUE(mr.ok());
+        phys::walkMutable(*mr.program->body, [&](phys::Op &o) {
+          if (mutation == 0 && o.opcode == phys::Opcode::VectorLoad) {
+            std::swap(o.results[0], o.results[1]);
+            o.results[0]->resultNo = 0;
+            o.results[1]->resultNo = 1;
+          }
+          if (mutation == 1 && o.opcode == phys::Opcode::VectorStore)
+            std::swap(o.operands[1], o.operands[2]);
+        });
+        for (int variant = 0; variant < 2; ++variant) {
+          interp::PhysRunOptions opts;
+          opts.misalignedViews = variant == 1;
+          Memory mem = init;
+          interp::PhysRunResult pr =
+              interp::runProgram(*mr.program, intent::test::bind(c.args, mem), opts);
+          ASSERT_TRUE(pr.ok) << c.name << " mutation " << mutation << ", variant "
+                             << variant << ": " << pr.error;
+          const bool ran = variant == 0 && aligned && (mutation == 0 || storesVectors);
+          EXPECT_EQ(same(mem), !ran) << c.name << " mutation " << mutation
+                                     << ", n " << n << " variant " << variant;
+        }
+      }
+    }
+  }
+}
+
 TEST(GridScan, TheStatusWorkspaceIsChecked) {
   // [coop]: the chained split needs a per-launch zeroed, atomic-only
   // workspace of a ticket word plus a word per program; [buffer-instance]:
