@@ -11,7 +11,10 @@
 //   ticket   thread 0 takes the next tile (an atomic counter, word 0 of the
 //            status workspace): tiles go to CTAs in the order they start,
 //            so a CTA only waits for CTAs already running
-//   load     the members' values into a shared tile (coalesced)
+//   load     a full tile whose member loads are unit-stride and aligned:
+//            each thread's 8 consecutive members straight into registers
+//            with vector loads; any other tile: the members' values into
+//            a shared tile (coalesced), each thread's 8 read back
 //   local    thread t scans its 8 consecutive slots; warps scan the thread
 //            totals (shuffles), warp totals through shared memory: the
 //            threads before t and the tile's total
@@ -20,11 +23,14 @@
 //            until a tile with an inclusive prefix (flag P), combining in
 //            member order, then publishes its own inclusive prefix (P)
 //   emit     each member's state = exclusive prefix + threads before + its
-//            own prefix, written back to the tile; every thread emits
-//            members t, t + 256, ... (coalesced)
+//            own prefix; a full aligned tile whose emit only stores at
+//            the member emits from registers, its stores as vectors;
+//            else the states are written back to the tile and every
+//            thread emits members t, t + 256, ... (coalesced)
 //
-// A single 4-byte state shares its 64-bit status word with the flag; other
-// states take a flag word and per component an aggregate and a prefix word,
+// A single 4-byte state shares its 64-bit status word with the flag (bit
+// 32), and so does a 64-bit count of 0 / 1 values (bit 62); other states
+// take a flag word and per component an aggregate and a prefix word,
 // published before the flag (release) and read after it (acquire). Every
 // combine keeps member order (lower members on the left), so a user combine
 // that is only associative is exact. A reverse scan is the same over the
@@ -384,20 +390,34 @@ public:
     for (const AccComponent &c : scan.acc)
       types.push_back(c.type);
     nc = types.size();
-    packed = isPacked(types);
+    shift = packedShift(scan, types);
+    packed = shift != 0;
     findVectorLoads();
     findVectorStores();
   }
 
-  /// One 4-byte component: its bits share a 64-bit status word with the
-  /// flag (one atomic publishes both, one reads both).
-  static bool isPacked(const std::vector<Type> &types) {
-    return types.size() == 1 && elemBytes(types[0].elem) == 4;
+  /// Where the flag sits when a tile's state shares its 64-bit status
+  /// word with it (one atomic publishes both, one reads both), else 0:
+  /// above one 4-byte component (bit 32); above a 64-bit count (bit 62:
+  /// a sum of 0 / 1 values from a constant init in [0, 2^40) stays below
+  /// 2^62 for any member count memory can hold).
+  static int packedShift(const Op &scan, const std::vector<Type> &types) {
+    if (types.size() != 1)
+      return 0;
+    if (elemBytes(types[0].elem) == 4)
+      return 32;
+    std::optional<int64_t> init = constantInt(accInits(scan)[0]);
+    const bool count = scan.strAttr("combiner") == "plus" &&
+                       (types[0].elem == ScalarKind::I64 ||
+                        types[0].elem == ScalarKind::U64) &&
+                       countingCondition(scan) && init && *init >= 0 &&
+                       *init < (int64_t(1) << 40);
+    return count ? 62 : 0;
   }
   /// Status words per tile: the flag (with a packed value), else the flag,
   /// each component's aggregate and each component's inclusive prefix.
-  static int64_t wordsPerTile(const std::vector<Type> &types) {
-    return isPacked(types) ? 1 : 1 + 2 * static_cast<int64_t>(types.size());
+  static int64_t wordsPerTile(const Op &scan, const std::vector<Type> &types) {
+    return packedShift(scan, types) ? 1 : 1 + 2 * static_cast<int64_t>(types.size());
   }
 
   void run() {
@@ -533,6 +553,7 @@ private:
   std::vector<Type> types;
   unsigned nc = 0;
   bool packed = false;
+  int shift = 0; ///< the flag's bit in a packed status word
   Value *ws = nullptr, *ticket = nullptr, *tid = nullptr, *lane = nullptr,
         *begin = nullptr, *end = nullptr, *n = nullptr, *tiles = nullptr;
   const bool reverse = scan.strAttr("direction") == "reverse";
@@ -563,11 +584,11 @@ private:
   }
 
   /// Publishes tile t's state `v` with `flag`: packed, one word of
-  /// flag << 32 | bits; else the components, then the flag with release
+  /// flag << shift | bits; else the components, then the flag with release
   /// order (a reader that acquires the flag sees them).
   void publish(Value *t, int64_t flag, const Values &v) {
     if (packed) {
-      Value *word = cb.b.binary(Opcode::BitOr, cb.toBits(v[0]), u64(flag << 32));
+      Value *word = cb.b.binary(Opcode::BitOr, cb.toBits(v[0]), u64(flag << shift));
       cb.atomic("exch", "relaxed", ws, flagWord(t), word);
       return;
     }
@@ -581,8 +602,11 @@ private:
   Values readStatus(Value *w) {
     if (packed) {
       Value *word = cb.atomic("add", "relaxed", ws, flagWord(w), u64(0));
-      Value *flag = cb.cast(cb.b.binary(Opcode::Shr, word, u64(32)), ScalarKind::I64);
-      return {flag, cb.fromBits(word, types[0])};
+      Value *flag = cb.cast(cb.b.binary(Opcode::Shr, word, u64(shift)), ScalarKind::I64);
+      Value *bits = shift == 32 ? word
+                                : cb.b.binary(Opcode::BitAnd, word,
+                                              u64((int64_t(1) << shift) - 1));
+      return {flag, cb.fromBits(bits, types[0])};
     }
     Value *flag = cb.cast(cb.atomic("add", "acquire", ws, flagWord(w), u64(0)),
                           ScalarKind::I64);
@@ -1045,7 +1069,7 @@ std::string intent::passes::applyGridScan(Program &p, std::string &what) {
     ws.sizeExpr = static_cast<int>(p.binaryExpr(
         K::Add, p.constExpr(1),
         p.binaryExpr(K::Mul, count,
-                     p.constExpr(ScanLowering::wordsPerTile(types)))));
+                     p.constExpr(ScanLowering::wordsPerTile(*scan, types)))));
     ws.workspaceOffset = 0;
     ws.init = InitMode::Value;
     ws.initValue = 0;
