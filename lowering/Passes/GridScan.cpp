@@ -714,25 +714,88 @@ private:
                        cb.b.binary(Opcode::Sub, end, cb.i64(1)), v);
   }
 
-  /// Top-level loads of the value region at the member itself (a rank-1
-  /// view indexed by k, unguarded), and the views they read in order of
-  /// first use: a full tile reads them as vectors.
-  std::vector<const Op *> vecLoads;
-  std::vector<const Value *> vecViews;
+  /// The views the value region reads as interleaved records at the
+  /// member: top-level unguarded loads of a rank-1 view at `s k + c` for
+  /// every c in [0, s) (s = 1: x[k]; s = 2: pairs x[2k], x[2k + 1]; s a
+  /// power of two up to 8, the same for every load of the view), so a
+  /// thread's 8 members are exactly the elements s low .. s low + 8s - 1:
+  /// a full tile reads them as vectors. Loads of other views, or of a
+  /// record's fields in part, stay scalar.
+  struct VecView {
+    const Value *view = nullptr;
+    int64_t stride = 1;
+    const Op *first = nullptr; ///< a load of it (type, location, access)
+  };
+  std::vector<VecView> vecViews;
+  /// Each vector-read load: its view's index in vecViews and its field c.
+  std::map<const Op *, std::pair<size_t, int64_t>> vecLoads;
+
+  /// (s, c) when `coord` is s k + c (k the member) with constants s >= 1
+  /// and c >= 0 in either operand order.
+  static std::optional<std::pair<int64_t, int64_t>> recordOf(const Value *coord,
+                                                             const Value *k) {
+    auto scaled = [&](const Value *v) -> std::optional<int64_t> {
+      if (v == k)
+        return 1;
+      const Op *d = v->def;
+      if (!d || d->opcode != Opcode::Mul)
+        return std::nullopt;
+      for (unsigned i = 0; i < 2; ++i)
+        if (d->operands[i] == k)
+          if (std::optional<int64_t> c = constantInt(d->operands[1 - i]))
+            return c;
+      return std::nullopt;
+    };
+    if (std::optional<int64_t> sc = scaled(coord))
+      return std::pair{*sc, int64_t(0)};
+    const Op *d = coord->def;
+    if (!d || d->opcode != Opcode::Add)
+      return std::nullopt;
+    for (unsigned i = 0; i < 2; ++i)
+      if (std::optional<int64_t> sc = scaled(d->operands[i]))
+        if (std::optional<int64_t> c = constantInt(d->operands[1 - i]))
+          return std::pair{*sc, *c};
+    return std::nullopt;
+  }
 
   void findVectorLoads() {
     const Block &vb = scan.region(ValueRegion)->block;
+    // view -> (stride or -1 when the loads disagree, fields, loads)
+    std::map<const Value *, std::tuple<int64_t, std::set<int64_t>,
+                                       std::vector<const Op *>>> by;
+    std::vector<const Value *> order;
     for (const auto &o : vb.ops) {
       if (o->opcode != Opcode::Load || o->guard())
         continue;
       const Value *m = o->memory();
       llvm::ArrayRef<Value *> c = o->coords();
-      if (!m->type.isView() || m->type.rank != 1 || c.size() != 1 ||
-          c[0] != vb.args[0])
+      if (!m->type.isView() || m->type.rank != 1 || c.size() != 1)
         continue;
-      vecLoads.push_back(o.get());
-      if (std::find(vecViews.begin(), vecViews.end(), m) == vecViews.end())
-        vecViews.push_back(m);
+      std::optional<std::pair<int64_t, int64_t>> rc = recordOf(c[0], vb.args[0]);
+      if (!rc)
+        continue;
+      auto [it, fresh] = by.try_emplace(m, rc->first, std::set<int64_t>{},
+                                        std::vector<const Op *>{});
+      if (fresh)
+        order.push_back(m);
+      auto &[stride, fields, loads] = it->second;
+      if (stride != rc->first)
+        stride = -1;
+      fields.insert(rc->second);
+      loads.push_back(o.get());
+    }
+    for (const Value *m : order) {
+      auto &[stride, fields, loads] = by[m];
+      const bool record = stride >= 1 && stride <= kPerThread &&
+                          (stride & (stride - 1)) == 0 &&
+                          fields.size() == static_cast<size_t>(stride) &&
+                          *fields.begin() == 0 && *fields.rbegin() == stride - 1;
+      if (!record)
+        continue;
+      for (const Op *o : loads)
+        vecLoads[o] = {vecViews.size(),
+                       recordOf(o->coords()[0], vb.args[0])->second};
+      vecViews.push_back({m, stride, loads.front()});
     }
   }
 
@@ -841,16 +904,19 @@ private:
     to->access.active = ActiveSet::Thread;
   }
 
-  /// Load `o`'s view at the 8 members from `low` on, as vectors.
-  std::vector<Value *> vectorLoad(const Op &o, Value *low) {
+  /// Load `o`'s view at the 8 members from `low` on, as vectors: the
+  /// elements stride * low .. stride * (low + 8) - 1 (records of `stride`
+  /// fields).
+  std::vector<Value *> vectorLoad(const Op &o, Value *low, int64_t stride = 1) {
     const Value *v = o.memory();
     const int64_t w = vectorWidth(v);
+    Value *from = stride == 1 ? low : cb.mul(low, cb.i64(stride));
     std::vector<Value *> out;
-    for (int64_t h = 0; h < kPerThread; h += w) {
+    for (int64_t h = 0; h < kPerThread * stride; h += w) {
       std::vector<Type> ts(w, o.result()->type);
       Op *vl = cb.b.create(Opcode::VectorLoad,
                            {lookup(map, const_cast<Value *>(v)),
-                            h ? cb.add(low, cb.i64(h)) : low},
+                            h ? cb.add(from, cb.i64(h)) : from},
                            ts);
       vl->setAttr("width", w);
       copyAccess(o, vl);
@@ -891,12 +957,20 @@ private:
                                               cb.i64(kPerThread)),
                                      cb.i64(0))
                           : begin;
-    for (const Value *v : stores ? vecStoreViews : vecViews) {
+    auto aligned = [&](const Value *v, int64_t stride) {
       Op *a = b.create(Opcode::Aligned,
-                       {lookup(map, const_cast<Value *>(v)), from},
+                       {lookup(map, const_cast<Value *>(v)),
+                        stride == 1 ? from : cb.mul(from, cb.i64(stride))},
                        {Type::boolean()});
       a->setAttr("bytes", vectorWidth(v) * elemBytes(v->type.elem));
       ok = cb.both(ok, a->result());
+    };
+    if (stores) {
+      for (const Value *v : vecStoreViews)
+        aligned(v, 1);
+    } else {
+      for (const VecView &v : vecViews)
+        aligned(v.view, v.stride);
     }
     return ok;
   }
@@ -934,14 +1008,12 @@ private:
   /// The vector path: every vector view's 8 slots of this thread (all
   /// loads issued first), then the value region once per member on them.
   Values vectorValues(Value *base) {
-    Builder &b = cb.b;
     Value *low = lowestMember(base);
     // view -> its elements at low, low + 1, ..., low + 7
-    std::map<const Value *, std::vector<Value *>> lanes;
-    for (const Value *v : vecViews)
-      lanes[v] = vectorLoad(**std::find_if(vecLoads.begin(), vecLoads.end(),
-                                            [&](const Op *o) { return o->memory() == v; }),
-                            low);
+    // vecViews[i] -> its elements stride * low, stride * low + 1, ...
+    std::vector<std::vector<Value *>> lanes;
+    for (const VecView &v : vecViews)
+      lanes.push_back(vectorLoad(*v.first, low, v.stride));
     const Block &vb = scan.region(ValueRegion)->block;
     Values flat;
     for (int i = 0; i < kPerThread; ++i) {
@@ -957,10 +1029,13 @@ private:
             flat.push_back(lookup(map, v));
           break;
         }
-        if (std::find(vecLoads.begin(), vecLoads.end(), o.get()) != vecLoads.end())
-          map[o->result()] = lanes[o->memory()][e];
-        else
+        auto it = vecLoads.find(o.get());
+        if (it != vecLoads.end()) {
+          const auto [view, field] = it->second;
+          map[o->result()] = lanes[view][vecViews[view].stride * e + field];
+        } else {
           fold.copy(*o);
+        }
       }
     }
     return flat;
