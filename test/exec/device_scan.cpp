@@ -6,7 +6,8 @@
 // (composition of affine maps x -> a x + b, exact in wrapping 32-bit
 // integers), a struct state (count and sum), an init that is not the
 // identity, a sub-range, reverse scans (suffix sums; the affine maps
-// composed from the end, exclusive). Sizes 0, 1, a tile's edge (2048) +-1, several
+// composed from the end, exclusive), maps stored as interleaved records
+// (read with vector loads). Sizes 0, 1, a tile's edge (2048) +-1, several
 // tiles per CTA and, on the GPU, many CTAs (the aggregates of the CTAs
 // before are folded in order).
 #include "../../examples/support.hpp"
@@ -109,6 +110,19 @@ namespace ops = intent::ops;
       intent::scan_kind::exclusive, intent::direction::reverse);
 }
 
+/// compose over records: the maps stored interleaved, m[2k] = a, m[2k + 1]
+/// = b (a thread's 8 records read as four 4-wide vector loads).
+[[intent::kernel]] void compose_records(view<std::uint32_t, 1> h,
+                                        view<const std::uint32_t, 1> m) {
+  scan(
+      h.extent(0), Affine{1u, 0u},
+      [](const Affine &l, const Affine &r) {
+        return Affine{l.a * r.a, r.a * l.b + r.b};
+      },
+      [&](index k) { return Affine{m[2 * k], m[2 * k + 1]}; },
+      [&](index k, const Affine &p) { h[k] = p.a + p.b; });
+}
+
 } // namespace kernels
 
 using support::expect;
@@ -192,6 +206,20 @@ static void run(long N, std::mt19937 &Rng) {
       P = Affine{P.a * A[K], A[K] * P.b + B[K]};
     }
     expect(HR.to_vector() == Want, "compose_reverse", N);
+    std::vector<std::uint32_t> M(2 * N);
+    for (long K = 0; K < N; ++K) {
+      M[2 * K] = A[K];
+      M[2 * K + 1] = B[K];
+    }
+    mem::array<std::uint32_t> DM(M), HM(std::vector<std::uint32_t>(N, 0));
+    kernels::compose_records(intent::view<std::uint32_t, 1>(HM.data(), {N}),
+                             intent::view<const std::uint32_t, 1>(DM.data(), {2 * N}));
+    P = Affine{1u, 0u};
+    for (long K = 0; K < N; ++K) {
+      P = Affine{P.a * A[K], A[K] * P.b + B[K]};
+      Want[K] = P.a + P.b;
+    }
+    expect(HM.to_vector() == Want, "compose_records", N);
   }
   {
     mem::array<std::int64_t> Y(std::vector<std::int64_t>(N + 1, -1));
