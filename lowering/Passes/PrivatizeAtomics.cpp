@@ -27,6 +27,13 @@
 //   v[delinearize(j)] (atomic kind) s[j]  for j = t, t + T, ... < size
 //                                         where s[j] != identity
 //
+// A one-dimensional group whose prefetched loads read rank-1 views at the
+// instance coordinate (plus an invariant) and whose rest stores nothing
+// but atomics walks chunks of W = 16 bytes of them instead (chunkLoop):
+// one vector load per view and chunk, the rest once per lane in a loop
+// over the lanes; the instances past the last full chunk, misaligned
+// views and the checked launch one instance per chunk.
+//
 // The copies take `fits` at launch: the views' elements together take at
 // most kMaxSharedBytes and there are at least as many instances as
 // elements; otherwise size is 0 and every update takes the original global
@@ -222,6 +229,7 @@ public:
     segOp.regions.clear();
     const Block &body = old->block;
     classify(body);
+    findVectorLoads();
 
     Builder &b = cb.b;
     Region *r = b.addRegion(&segOp);
@@ -258,46 +266,10 @@ public:
 
     Value *stride = cb.mul(P, T);
     Value *g0 = cb.add(cb.mul(q, T), t);
-    cb.when(cb.cmp("lt", g0, N), [&] {
-      // Instances g0 + d PT for d < kDepth - 1 prefetched, then the loop.
-      CoopBuilder::Values init = {g0};
-      const unsigned depth = carried.empty() ? 1 : kDepth;
-      for (unsigned d = 1; d < depth; ++d) {
-        Value *gd = cb.add(g0, cb.mul(stride, cb.i64(d - 1)));
-        for (Value *v : prefetch(clamp(gd, N, g0)))
-          init.push_back(v);
-      }
-      const size_t w = carried.size();
-      Op *loopOp = nullptr;
-      cb.loop(
-          init, [&](const CoopBuilder::Values &c) { return cb.cmp("lt", c[0], N); },
-          [&](const CoopBuilder::Values &c) {
-            Value *g = c[0];
-            CoopBuilder::Values next = {g};
-            // The loads of instance g + (depth - 1) PT.
-            std::vector<Value *> ahead;
-            if (depth > 1)
-              ahead = prefetch(clamp(
-                  cb.add(g, cb.mul(stride, cb.i64(depth - 1))), N, g));
-            std::vector<Value *> mine(c.begin() + 1, c.begin() + 1 + w);
-            rest(g, mine);
-            for (size_t i = 1 + w; i < c.size(); ++i)
-              next.push_back(c[i]);
-            next.insert(next.end(), ahead.begin(), ahead.end());
-            return next;
-          },
-          [&](const CoopBuilder::Values &c) {
-            CoopBuilder::Values n = c;
-            n[0] = cb.add(c[0], stride);
-            return n;
-          });
-      loopOp = b.block->ops.back().get();
-      // The loop iterates the parallel_for's instances (one flat index over
-      // its dimensions): the [coverage] check counts them.
-      loopOp->origin = coordOrigin;
-      loopOp->origin.synth.clear();
-      loopOp->setAttr("dims", static_cast<int64_t>(extents.size()));
-    });
+    if (!vecLoads.empty())
+      chunkLoop(g0, N, stride);
+    else
+      stridedLoop(g0, N, stride);
     cb.barrier();
 
     for (unsigned k = 0; k < targets.size(); ++k) {
@@ -478,6 +450,252 @@ private:
     for (const auto &r : o.regions)
       for (const auto &inner : r->block.ops)
         walkOperands(*inner, fn);
+  }
+
+  /// One instance per step (instances g0, g0 + P T, ...), the loads of
+  /// the next kDepth - 1 prefetched.
+  void stridedLoop(Value *g0, Value *N, Value *stride) {
+    Builder &b = cb.b;
+    cb.when(cb.cmp("lt", g0, N), [&] {
+      // Instances g0 + d PT for d < kDepth - 1 prefetched, then the loop.
+      CoopBuilder::Values init = {g0};
+      const unsigned depth = carried.empty() ? 1 : kDepth;
+      for (unsigned d = 1; d < depth; ++d) {
+        Value *gd = cb.add(g0, cb.mul(stride, cb.i64(d - 1)));
+        for (Value *v : prefetch(clamp(gd, N, g0)))
+          init.push_back(v);
+      }
+      const size_t w = carried.size();
+      Op *loopOp = nullptr;
+      cb.loop(
+          init, [&](const CoopBuilder::Values &c) { return cb.cmp("lt", c[0], N); },
+          [&](const CoopBuilder::Values &c) {
+            Value *g = c[0];
+            CoopBuilder::Values next = {g};
+            // The loads of instance g + (depth - 1) PT.
+            std::vector<Value *> ahead;
+            if (depth > 1)
+              ahead = prefetch(clamp(
+                  cb.add(g, cb.mul(stride, cb.i64(depth - 1))), N, g));
+            std::vector<Value *> mine(c.begin() + 1, c.begin() + 1 + w);
+            rest(g, mine);
+            for (size_t i = 1 + w; i < c.size(); ++i)
+              next.push_back(c[i]);
+            next.insert(next.end(), ahead.begin(), ahead.end());
+            return next;
+          },
+          [&](const CoopBuilder::Values &c) {
+            CoopBuilder::Values n = c;
+            n[0] = cb.add(c[0], stride);
+            return n;
+          });
+      loopOp = b.block->ops.back().get();
+      // The loop iterates the parallel_for's instances (one flat index over
+      // its dimensions): the [coverage] check counts them.
+      loopOp->origin = coordOrigin;
+      loopOp->origin.synth.clear();
+      loopOp->setAttr("dims", static_cast<int64_t>(extents.size()));
+    });
+  }
+
+  /// The hoisted loads at the instance itself (a one-dimensional domain;
+  /// rank-1 views the program never writes, indexed by the coordinate,
+  /// unguarded): the chunk loop reads them as vectors.
+  std::vector<const Op *> vecLoads;
+  std::vector<const Value *> vecViews;
+  /// Each vector view's offset: its loads read element coordinate + o, o
+  /// the same in every instance (null: 0).
+  std::map<const Value *, const Value *> vecOffsets;
+  int64_t width = 1;
+
+  /// The invariant o when `c` is the instance coordinate plus o (either
+  /// operand order; `found` false when it is not), null for the
+  /// coordinate itself.
+  const Value *offsetOf(const Value *c, bool &found) const {
+    found = true;
+    const Value *coord = delin->result(0);
+    if (c == coord)
+      return nullptr;
+    auto invariantValue = [&](const Value *v) {
+      return (v->isBlockArg() && v->owner == &p.body->block) ||
+             (v->def && std::find(invariant.begin(), invariant.end(), v->def) !=
+                            invariant.end());
+    };
+    if (c->def && c->def->opcode == Opcode::Add)
+      for (unsigned i = 0; i < 2; ++i)
+        if (c->def->operands[i] == coord && invariantValue(c->def->operands[1 - i]))
+          return c->def->operands[1 - i];
+    found = false;
+    return nullptr;
+  }
+
+  void findVectorLoads() {
+    if (!delin || delin->results.size() != 1)
+      return;
+    // (A plain store's coordinate must be proved unique per instance,
+    // which [conflicts] does through the strided loop's own counter: an
+    // instance that stores keeps that loop.)
+    bool stores = false;
+    auto check = [&](const Op &x) {
+      stores |= x.opcode == Opcode::Store || x.opcode == Opcode::VectorStore;
+    };
+    for (const Op *o : later) {
+      check(*o);
+      for (const auto &r : o->regions)
+        walk(*r, check);
+    }
+    if (stores)
+      return;
+    int64_t widest = 1;
+    for (const Op *o : hoisted) {
+      if (o->opcode != Opcode::Load || o->guard())
+        continue;
+      const Value *m = o->memory();
+      bool at = false;
+      const Value *off = o->coords().size() == 1 ? offsetOf(o->coords()[0], at)
+                                                 : nullptr;
+      if (!m->type.isView() || m->type.rank != 1 || !at)
+        continue;
+      // (One offset per view: its loads at another one stay scalar.)
+      auto known = vecOffsets.find(m);
+      if (known != vecOffsets.end() && known->second != off)
+        continue;
+      vecLoads.push_back(o);
+      if (known == vecOffsets.end()) {
+        vecViews.push_back(m);
+        vecOffsets[m] = off;
+      }
+      widest = std::max<int64_t>(widest, elemBytes(m->type.elem));
+    }
+    width = 16 / widest;
+    if (width < 2)
+      vecLoads.clear(), vecViews.clear();
+  }
+
+  /// The instances in chunks (the one-dimensional, vectorizable form):
+  /// F = N / W full chunks of W consecutive instances when every vector
+  /// view is unit-stride and aligned and the launch is not the checked
+  /// one (else F = 0), then the N - F W instances left one per chunk;
+  /// chunk c = q T + t, stepping P T:
+  ///
+  ///   start = c < F ? c W : F W + (c - F)
+  ///   lanes = c < F ? the vector loads at start, the hoisted ops per lane
+  ///                 : the hoisted ops of instance start (every lane)
+  ///   for l < W, if l < (c < F ? W : 1): the rest of instance start + l
+  ///                                       on lane l
+  ///
+  /// The rest is written once (the loop over the lanes, select chains
+  /// pick lane l's values), so [coverage] counts its atomics once.
+  void chunkLoop(Value *g0, Value *N, Value *stride) {
+    Builder &b = cb.b;
+    Value *W = cb.i64(width);
+    Value *vec = cb.negate(
+        b.create(Opcode::CheckedLaunch, {}, {Type::boolean()})->result());
+    for (const Value *v : vecViews) {
+      Op *a = b.create(Opcode::Aligned, {const_cast<Value *>(v), offset(v)},
+                       {Type::boolean()});
+      a->setAttr("bytes", width * elemBytes(v->type.elem));
+      vec = cb.both(vec, a->result());
+    }
+    Value *F = cb.select(vec, b.binary(Opcode::Div, N, W), cb.i64(0));
+    Value *FW = cb.mul(F, W);
+    Value *C = cb.add(F, b.binary(Opcode::Sub, N, FW));
+    std::vector<Type> laneTypes;
+    for (int64_t l = 0; l < width; ++l)
+      for (const Value *v : carried)
+        laneTypes.push_back(v->type);
+    const size_t nCarried = carried.size();
+    cb.loop(
+        {g0}, [&](const CoopBuilder::Values &c) { return cb.cmp("lt", c[0], C); },
+        [&](const CoopBuilder::Values &c) {
+          Value *full = cb.cmp("lt", c[0], F);
+          Value *start = cb.select(
+              full, cb.mul(c[0], W),
+              cb.add(FW, b.binary(Opcode::Sub, c[0], F)));
+          CoopBuilder::Values lanes = cb.branch(
+              full, laneTypes, [&] { return vectorLanes(start); },
+              [&] {
+                std::vector<Value *> one = prefetch(start);
+                CoopBuilder::Values all;
+                for (int64_t l = 0; l < width; ++l)
+                  all.insert(all.end(), one.begin(), one.end());
+                return all;
+              });
+          // W lanes (a constant trip count: unrolled, the select chains
+          // fold), the ones past the chunk skipped.
+          Value *count = cb.select(full, W, cb.i64(1));
+          cb.loop(
+              {cb.i64(0)},
+              [&](const CoopBuilder::Values &l) { return cb.cmp("lt", l[0], W); },
+              [&](const CoopBuilder::Values &l) {
+                cb.when(cb.cmp("lt", l[0], count), [&] {
+                  std::vector<Value *> mine;
+                  for (size_t j = 0; j < nCarried; ++j) {
+                    Value *v = lanes[j];
+                    for (int64_t k = 1; k < width; ++k)
+                      v = cb.select(cb.cmp("eq", l[0], cb.i64(k)),
+                                    lanes[k * nCarried + j], v);
+                    mine.push_back(v);
+                  }
+                  rest(cb.add(start, l[0]), mine);
+                });
+                return l;
+              },
+              [&](const CoopBuilder::Values &l) {
+                return CoopBuilder::Values{cb.add(l[0], cb.i64(1))};
+              },
+              /*unroll=*/width);
+          return c;
+        },
+        [&](const CoopBuilder::Values &c) {
+          return CoopBuilder::Values{cb.add(c[0], stride)};
+        });
+    // The chunk loop iterates the parallel_for's instances (the [coverage]
+    // check counts them so).
+    Op *loopOp = b.block->ops.back().get();
+    loopOp->origin = coordOrigin;
+    loopOp->origin.synth.clear();
+    loopOp->setAttr("dims", int64_t(1));
+  }
+
+  /// View v's element offset in this program (0, or its invariant's copy).
+  Value *offset(const Value *v) {
+    const Value *o = vecOffsets[v];
+    return o ? lookup(base, const_cast<Value *>(o)) : cb.i64(0);
+  }
+
+  /// A full chunk from instance `start`: each vector view's W elements in
+  /// one load, then per lane the hoisted ops on them; the carried values,
+  /// lane by lane.
+  CoopBuilder::Values vectorLanes(Value *start) {
+    std::map<const Value *, std::vector<Value *>> loaded;
+    for (const Value *v : vecViews) {
+      const Op *first = *std::find_if(vecLoads.begin(), vecLoads.end(),
+                                      [&](const Op *o) { return o->memory() == v; });
+      std::vector<Type> ts(width, first->result()->type);
+      Value *at = vecOffsets[v] ? cb.add(start, offset(v)) : start;
+      Op *vl = cb.b.create(Opcode::VectorLoad, {const_cast<Value *>(v), at}, ts);
+      vl->setAttr("width", width);
+      vl->loc = first->loc;
+      vl->origin = first->origin;
+      vl->access = first->access;
+      vl->access.bounds = Bounds::Assumed;
+      vl->access.active = ActiveSet::Thread;
+      loaded[v].assign(vl->results.begin(), vl->results.end());
+    }
+    CoopBuilder::Values out;
+    for (int64_t l = 0; l < width; ++l) {
+      ValueMap map = decode(cb.add(start, cb.i64(l)));
+      for (const Op *o : hoisted) {
+        if (std::find(vecLoads.begin(), vecLoads.end(), o) != vecLoads.end())
+          map[o->result()] = loaded[o->memory()][l];
+        else
+          cloneOp(cb.b, *o, map);
+      }
+      for (const Value *v : carried)
+        out.push_back(lookup(map, const_cast<Value *>(v)));
+    }
+    return out;
   }
 
   /// `c` when it is below N, else `fallback` (an instance this thread runs).
