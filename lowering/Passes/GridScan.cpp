@@ -714,126 +714,199 @@ private:
                        cb.b.binary(Opcode::Sub, end, cb.i64(1)), v);
   }
 
-  /// The views the value region reads as interleaved records at the
-  /// member: top-level unguarded loads of a rank-1 view at `s k + c` for
-  /// every c in [0, s) (s = 1: x[k]; s = 2: pairs x[2k], x[2k + 1]; s a
-  /// power of two up to 8, the same for every load of the view), so a
-  /// thread's 8 members are exactly the elements s low .. s low + 8s - 1:
-  /// a full tile reads them as vectors. Loads of other views, or of a
-  /// record's fields in part, stay scalar.
+  /// Where an access sits relative to the member k: element s (k + q) + c
+  /// + o of its view, s >= 1 and q constants, c in [0, s) (the field of a
+  /// record of s elements), o a value the same in every member (null: 0)
+  /// added or subtracted (`x[k]`, `x[2k + 1]`, `y[k - lo]`, `x[k + 1]`).
+  struct Place {
+    int64_t s = 1, q = 0, c = 0;
+    const Value *o = nullptr;
+    bool minus = false;
+    /// The same records (all but the field).
+    bool sameRecords(const Place &x) const {
+      return s == x.s && q == x.q && o == x.o && minus == x.minus;
+    }
+  };
+
+  /// The place of coordinate `v` of an access in `region` of the scan
+  /// (whose member argument is k), if it has one.
+  std::optional<Place> placeOf(const Value *v, unsigned region) const {
+    const Value *k = scan.region(region)->block.args[0];
+    std::function<std::optional<Place>(const Value *, int)> walkTo =
+        [&](const Value *x, int depth) -> std::optional<Place> {
+      if (x == k)
+        return Place{};
+      const Op *d = x->def;
+      if (!d || depth > 4)
+        return std::nullopt;
+      if (d->opcode == Opcode::Mul) {
+        for (unsigned i = 0; i < 2; ++i)
+          if (d->operands[i] == k)
+            if (std::optional<int64_t> sc = constantInt(d->operands[1 - i]);
+                sc && *sc >= 1)
+              return Place{*sc, 0, 0, nullptr, false};
+        return std::nullopt;
+      }
+      if (d->opcode != Opcode::Add && d->opcode != Opcode::Sub)
+        return std::nullopt;
+      const bool sub = d->opcode == Opcode::Sub;
+      for (unsigned i = 0; i < (sub ? 1u : 2u); ++i) {
+        std::optional<Place> p = walkTo(d->operands[i], depth + 1);
+        const Value *other = d->operands[1 - i];
+        if (!p)
+          continue;
+        if (std::optional<int64_t> c = constantInt(other)) {
+          p->c += sub ? -*c : *c;
+          return p;
+        }
+        if (!p->o && !definedInside(other, scan)) {
+          p->o = other;
+          p->minus = sub;
+          return p;
+        }
+      }
+      return std::nullopt;
+    };
+    std::optional<Place> p = walkTo(v, 0);
+    if (!p)
+      return std::nullopt;
+    // c = s q' + field, the field in [0, s).
+    int64_t field = ((p->c % p->s) + p->s) % p->s;
+    p->q = (p->c - field) / p->s;
+    p->c = field;
+    return p;
+  }
+
+  /// The element of place `pl`'s record for member `m` (field 0).
+  Value *recordStart(const Place &pl, Value *m) {
+    if (pl.q)
+      m = cb.add(m, cb.i64(pl.q));
+    if (pl.s != 1)
+      m = cb.mul(m, cb.i64(pl.s));
+    if (pl.o) {
+      Value *o = lookup(map, const_cast<Value *>(pl.o));
+      m = pl.minus ? cb.b.binary(Opcode::Sub, m, o) : cb.add(m, o);
+    }
+    return m;
+  }
+
+  /// An access a full tile moves as vectors: top level, unguarded, of a
+  /// rank-1 view, at a place.
+  std::optional<Place> vectorPlace(const Op &o, unsigned region) const {
+    llvm::ArrayRef<Value *> c = o.coords();
+    if (o.guard() || !o.memory()->type.isView() || o.memory()->type.rank != 1 ||
+        c.size() != 1)
+      return std::nullopt;
+    return placeOf(c[0], region);
+  }
+
+  /// The views the value region reads as records at the member: every
+  /// field c in [0, s) of the same records (s a power of two up to 8; s =
+  /// 1: x[k], x[k + 1], x[k - lo]; s = 2: pairs x[2k], x[2k + 1]), so a
+  /// thread's 8 members are exactly 8s consecutive elements: a full tile
+  /// reads them as vectors. Loads of other views, of a record's fields in
+  /// part or of two different records stay scalar.
   struct VecView {
     const Value *view = nullptr;
-    int64_t stride = 1;
+    Place place;               ///< field 0's
     const Op *first = nullptr; ///< a load of it (type, location, access)
   };
   std::vector<VecView> vecViews;
   /// Each vector-read load: its view's index in vecViews and its field c.
   std::map<const Op *, std::pair<size_t, int64_t>> vecLoads;
 
-  /// (s, c) when `coord` is s k + c (k the member) with constants s >= 1
-  /// and c >= 0 in either operand order.
-  static std::optional<std::pair<int64_t, int64_t>> recordOf(const Value *coord,
-                                                             const Value *k) {
-    auto scaled = [&](const Value *v) -> std::optional<int64_t> {
-      if (v == k)
-        return 1;
-      const Op *d = v->def;
-      if (!d || d->opcode != Opcode::Mul)
-        return std::nullopt;
-      for (unsigned i = 0; i < 2; ++i)
-        if (d->operands[i] == k)
-          if (std::optional<int64_t> c = constantInt(d->operands[1 - i]))
-            return c;
-      return std::nullopt;
-    };
-    if (std::optional<int64_t> sc = scaled(coord))
-      return std::pair{*sc, int64_t(0)};
-    const Op *d = coord->def;
-    if (!d || d->opcode != Opcode::Add)
-      return std::nullopt;
-    for (unsigned i = 0; i < 2; ++i)
-      if (std::optional<int64_t> sc = scaled(d->operands[i]))
-        if (std::optional<int64_t> c = constantInt(d->operands[1 - i]))
-          return std::pair{*sc, *c};
-    return std::nullopt;
-  }
-
   void findVectorLoads() {
     const Block &vb = scan.region(ValueRegion)->block;
-    // view -> (stride or -1 when the loads disagree, fields, loads)
-    std::map<const Value *, std::tuple<int64_t, std::set<int64_t>,
-                                       std::vector<const Op *>>> by;
+    // view -> (place, whether its loads agree, fields, loads)
+    struct Reads {
+      Place place;
+      bool agree = true;
+      std::set<int64_t> fields;
+      std::vector<std::pair<const Op *, int64_t>> loads;
+    };
+    std::map<const Value *, Reads> by;
     std::vector<const Value *> order;
     for (const auto &o : vb.ops) {
-      if (o->opcode != Opcode::Load || o->guard())
+      if (o->opcode != Opcode::Load)
+        continue;
+      std::optional<Place> pl = vectorPlace(*o, ValueRegion);
+      if (!pl)
         continue;
       const Value *m = o->memory();
-      llvm::ArrayRef<Value *> c = o->coords();
-      if (!m->type.isView() || m->type.rank != 1 || c.size() != 1)
-        continue;
-      std::optional<std::pair<int64_t, int64_t>> rc = recordOf(c[0], vb.args[0]);
-      if (!rc)
-        continue;
-      auto [it, fresh] = by.try_emplace(m, rc->first, std::set<int64_t>{},
-                                        std::vector<const Op *>{});
-      if (fresh)
+      auto [it, fresh] = by.try_emplace(m);
+      if (fresh) {
         order.push_back(m);
-      auto &[stride, fields, loads] = it->second;
-      if (stride != rc->first)
-        stride = -1;
-      fields.insert(rc->second);
-      loads.push_back(o.get());
+        it->second.place = *pl;
+      }
+      Reads &r = it->second;
+      r.agree &= r.place.sameRecords(*pl);
+      r.fields.insert(pl->c);
+      r.loads.push_back({o.get(), pl->c});
     }
     for (const Value *m : order) {
-      auto &[stride, fields, loads] = by[m];
-      const bool record = stride >= 1 && stride <= kPerThread &&
-                          (stride & (stride - 1)) == 0 &&
-                          fields.size() == static_cast<size_t>(stride) &&
-                          *fields.begin() == 0 && *fields.rbegin() == stride - 1;
-      if (!record)
+      Reads &r = by[m];
+      const int64_t st = r.place.s;
+      const bool whole = r.agree && st <= kPerThread && (st & (st - 1)) == 0 &&
+                         r.fields.size() == static_cast<size_t>(st);
+      if (!whole)
         continue;
-      for (const Op *o : loads)
-        vecLoads[o] = {vecViews.size(),
-                       recordOf(o->coords()[0], vb.args[0])->second};
-      vecViews.push_back({m, stride, loads.front()});
+      for (auto [o, field] : r.loads)
+        vecLoads[o] = {vecViews.size(), field};
+      Place start = r.place;
+      start.c = 0;
+      vecViews.push_back({m, start, r.loads.front().first});
     }
   }
 
   /// The emit region's stores when it only computes, loads and stores at
-  /// the member itself (rank-1 views indexed by k, unguarded, top level):
-  /// a full tile's states are emitted from registers, its stores as
-  /// vectors; the views they store and the views its member loads read.
+  /// the member's place (s = 1: y[k], y[k - lo]; unguarded, top level,
+  /// one place per view): a full tile's states are emitted from registers,
+  /// its stores as vectors; the views it stores and reads there, with
+  /// their places.
   std::vector<const Op *> vecStores;
-  std::vector<const Value *> vecStoreViews;
+  std::vector<std::pair<const Value *, Place>> vecStoreViews;
 
   void findVectorStores() {
     const Block &eb = scan.region(OutRegion)->block;
-    auto atMember = [&](const Op &o) {
-      llvm::ArrayRef<Value *> c = o.coords();
-      return !o.guard() && o.memory()->type.isView() &&
-             o.memory()->type.rank == 1 && c.size() == 1 && c[0] == eb.args[0];
-    };
     std::vector<const Op *> found;
-    std::vector<const Value *> views;
+    std::vector<std::pair<const Value *, Place>> views;
     for (const auto &o : eb.ops) {
       if (isTerminator(o->opcode))
         continue;
       if (!o->regions.empty())
         return;
+      std::optional<Place> pl;
+      if (o->opcode == Opcode::Store || o->opcode == Opcode::Load) {
+        pl = vectorPlace(*o, OutRegion);
+        if (pl && pl->s != 1)
+          pl.reset();
+      }
       if (o->opcode == Opcode::Store) {
-        if (!atMember(*o))
+        if (!pl)
           return;
         found.push_back(o.get());
       } else if (o->opcode != Opcode::Load && !isPure(o->opcode)) {
         return;
       }
-      if ((o->opcode == Opcode::Store || o->opcode == Opcode::Load) &&
-          atMember(*o) &&
-          std::find(views.begin(), views.end(), o->memory()) == views.end())
-        views.push_back(o->memory());
+      if (!pl)
+        continue;
+      auto it = std::find_if(views.begin(), views.end(),
+                             [&](const auto &v) { return v.first == o->memory(); });
+      if (it == views.end())
+        views.push_back({o->memory(), *pl});
+      else if (!it->second.sameRecords(*pl))
+        return;
     }
     vecStores = std::move(found);
     vecStoreViews = std::move(views);
+  }
+
+  /// The place of a vector view of the emit (null: not one).
+  const Place *emitPlace(const Op &o) const {
+    for (const auto &[v, pl] : vecStoreViews)
+      if (v == o.memory() && vectorPlace(o, OutRegion))
+        return &pl;
+    return nullptr;
   }
 
   /// The vector emit: the emit region once per member of this thread's
@@ -844,15 +917,11 @@ private:
     Builder &b = cb.b;
     const Block &eb = scan.region(OutRegion)->block;
     Value *low = lowestMember(base);
-    auto atMember = [&](const Op &o) {
-      return std::find(vecStoreViews.begin(), vecStoreViews.end(),
-                       o.memory()) != vecStoreViews.end() &&
-             !o.guard() && o.coords().size() == 1 && o.coords()[0] == eb.args[0];
-    };
     std::map<const Value *, std::vector<Value *>> loaded, stored;
     for (const auto &o : eb.ops)
-      if (o->opcode == Opcode::Load && atMember(*o) && !loaded.count(o->memory()))
-        loaded[o->memory()] = vectorLoad(*o, low);
+      if (o->opcode == Opcode::Load && !loaded.count(o->memory()))
+        if (const Place *pl = emitPlace(*o))
+          loaded[o->memory()] = vectorLoad(*o, low, *pl);
     for (int i = 0; i < kPerThread; ++i) {
       const int e = reverse ? kPerThread - 1 - i : i;
       Value *k = cb.add(low, cb.i64(e));
@@ -863,7 +932,7 @@ private:
       for (const auto &o : eb.ops) {
         if (isTerminator(o->opcode))
           continue;
-        if (o->opcode == Opcode::Load && atMember(*o)) {
+        if (o->opcode == Opcode::Load && emitPlace(*o)) {
           map[o->result()] = loaded[o->memory()][e];
         } else if (o->opcode == Opcode::Store) {
           std::vector<Value *> &lanes = stored[o->memory()];
@@ -878,12 +947,14 @@ private:
       auto it = stored.find(o->memory());
       if (it == stored.end())
         continue; // (an earlier store op of the view wrote it)
+      const Place &pl = *emitPlace(*o);
       const int64_t w = vectorWidth(o->memory());
+      Value *from = recordStart(pl, low);
       for (int64_t h = 0; h < kPerThread; h += w) {
         std::vector<Value *> operands = {lookup(map, o->memory())};
         operands.insert(operands.end(), it->second.begin() + h,
                         it->second.begin() + h + w);
-        operands.push_back(h ? cb.add(low, cb.i64(h)) : low);
+        operands.push_back(h ? cb.add(from, cb.i64(h)) : from);
         Op *vs = b.create(Opcode::VectorStore, operands, {});
         vs->setAttr("width", w);
         copyAccess(*o, vs);
@@ -904,15 +975,14 @@ private:
     to->access.active = ActiveSet::Thread;
   }
 
-  /// Load `o`'s view at the 8 members from `low` on, as vectors: the
-  /// elements stride * low .. stride * (low + 8) - 1 (records of `stride`
-  /// fields).
-  std::vector<Value *> vectorLoad(const Op &o, Value *low, int64_t stride = 1) {
+  /// Load `o`'s view at the records of the 8 members from `low` on (place
+  /// `pl`, field 0: its s consecutive elements per member), as vectors.
+  std::vector<Value *> vectorLoad(const Op &o, Value *low, const Place &pl) {
     const Value *v = o.memory();
     const int64_t w = vectorWidth(v);
-    Value *from = stride == 1 ? low : cb.mul(low, cb.i64(stride));
+    Value *from = recordStart(pl, low);
     std::vector<Value *> out;
-    for (int64_t h = 0; h < kPerThread * stride; h += w) {
+    for (int64_t h = 0; h < kPerThread * pl.s; h += w) {
       std::vector<Type> ts(w, o.result()->type);
       Op *vl = cb.b.create(Opcode::VectorLoad,
                            {lookup(map, const_cast<Value *>(v)),
@@ -957,20 +1027,19 @@ private:
                                               cb.i64(kPerThread)),
                                      cb.i64(0))
                           : begin;
-    auto aligned = [&](const Value *v, int64_t stride) {
+    auto aligned = [&](const Value *v, const Place &pl) {
       Op *a = b.create(Opcode::Aligned,
-                       {lookup(map, const_cast<Value *>(v)),
-                        stride == 1 ? from : cb.mul(from, cb.i64(stride))},
+                       {lookup(map, const_cast<Value *>(v)), recordStart(pl, from)},
                        {Type::boolean()});
       a->setAttr("bytes", vectorWidth(v) * elemBytes(v->type.elem));
       ok = cb.both(ok, a->result());
     };
     if (stores) {
-      for (const Value *v : vecStoreViews)
-        aligned(v, 1);
+      for (const auto &[v, pl] : vecStoreViews)
+        aligned(v, pl);
     } else {
       for (const VecView &v : vecViews)
-        aligned(v.view, v.stride);
+        aligned(v.view, v.place);
     }
     return ok;
   }
@@ -1013,7 +1082,7 @@ private:
     // vecViews[i] -> its elements stride * low, stride * low + 1, ...
     std::vector<std::vector<Value *>> lanes;
     for (const VecView &v : vecViews)
-      lanes.push_back(vectorLoad(*v.first, low, v.stride));
+      lanes.push_back(vectorLoad(*v.first, low, v.place));
     const Block &vb = scan.region(ValueRegion)->block;
     Values flat;
     for (int i = 0; i < kPerThread; ++i) {
@@ -1032,7 +1101,7 @@ private:
         auto it = vecLoads.find(o.get());
         if (it != vecLoads.end()) {
           const auto [view, field] = it->second;
-          map[o->result()] = lanes[view][vecViews[view].stride * e + field];
+          map[o->result()] = lanes[view][vecViews[view].place.s * e + field];
         } else {
           fold.copy(*o);
         }
