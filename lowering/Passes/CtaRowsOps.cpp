@@ -800,21 +800,12 @@ void RowLowering::lowerReduce(const Op &t) {
                   Value *base = cb.add(begin, cb.mul(c[0], vv));
                   std::vector<Values> lanes;
                   for (const Op *l : streamed) {
-                    llvm::SmallVector<Value *, 4> ops = {lookup(map, l->memory())};
-                    llvm::ArrayRef<Value *> co = l->coords();
-                    for (unsigned d = 0; d + 1 < co.size(); ++d)
-                      ops.push_back(lookup(map, co[d]));
-                    ops.push_back(base);
-                    std::vector<Type> rt(V, l->result()->type);
-                    Op *vl = b.create(Opcode::VectorLoad, ops, rt);
-                    vl->setAttr("width", V);
-                    vl->loc = l->loc;
-                    vl->origin = l->origin;
-                    vl->access = l->access;
-                    vl->access.active = ActiveSet::Thread;
-                    vl->access.bounds = Bounds::Assumed;
-                    vl->access.hasGuard = false;
-                    lanes.emplace_back(vl->results.begin(), vl->results.end());
+                    llvm::SmallVector<Value *, 4> co;
+                    for (unsigned d = 0; d + 1 < l->coords().size(); ++d)
+                      co.push_back(lookup(map, l->coords()[d]));
+                    co.push_back(base);
+                    lanes.push_back(
+                        cb.vectorLoad(*l, lookup(map, l->memory()), co, V));
                   }
                   Values next = {c[0]};
                   for (int64_t ln = 0; ln < V; ++ln) {

@@ -983,14 +983,9 @@ private:
     Value *from = recordStart(pl, low);
     std::vector<Value *> out;
     for (int64_t h = 0; h < kPerThread * pl.s; h += w) {
-      std::vector<Type> ts(w, o.result()->type);
-      Op *vl = cb.b.create(Opcode::VectorLoad,
-                           {lookup(map, const_cast<Value *>(v)),
-                            h ? cb.add(from, cb.i64(h)) : from},
-                           ts);
-      vl->setAttr("width", w);
-      copyAccess(o, vl);
-      out.insert(out.end(), vl->results.begin(), vl->results.end());
+      Values lanes = cb.vectorLoad(o, lookup(map, const_cast<Value *>(v)),
+                                   {h ? cb.add(from, cb.i64(h)) : from}, w);
+      out.insert(out.end(), lanes.begin(), lanes.end());
     }
     return out;
   }

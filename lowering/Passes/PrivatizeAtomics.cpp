@@ -672,16 +672,8 @@ private:
     for (const Value *v : vecViews) {
       const Op *first = *std::find_if(vecLoads.begin(), vecLoads.end(),
                                       [&](const Op *o) { return o->memory() == v; });
-      std::vector<Type> ts(width, first->result()->type);
       Value *at = vecOffsets[v] ? cb.add(start, offset(v)) : start;
-      Op *vl = cb.b.create(Opcode::VectorLoad, {const_cast<Value *>(v), at}, ts);
-      vl->setAttr("width", width);
-      vl->loc = first->loc;
-      vl->origin = first->origin;
-      vl->access = first->access;
-      vl->access.bounds = Bounds::Assumed;
-      vl->access.active = ActiveSet::Thread;
-      loaded[v].assign(vl->results.begin(), vl->results.end());
+      loaded[v] = cb.vectorLoad(*first, const_cast<Value *>(v), {at}, width);
     }
     CoopBuilder::Values out;
     for (int64_t l = 0; l < width; ++l) {

@@ -106,6 +106,23 @@ void CoopBuilder::groupBarrier(Value *counter, Value *word, Value *ctas,
   op->setAttr("scope", std::string("group"));
 }
 
+CoopBuilder::Values CoopBuilder::vectorLoad(const Op &like, Value *mem,
+                                            llvm::ArrayRef<Value *> coords,
+                                            int64_t width) {
+  llvm::SmallVector<Value *, 4> ops = {mem};
+  ops.append(coords.begin(), coords.end());
+  std::vector<Type> types(width, like.result()->type);
+  Op *vl = b.create(Opcode::VectorLoad, ops, types);
+  vl->setAttr("width", width);
+  vl->loc = like.loc;
+  vl->origin = like.origin;
+  vl->access = like.access;
+  vl->access.active = ActiveSet::Thread;
+  vl->access.bounds = Bounds::Assumed;
+  vl->access.hasGuard = false;
+  return Values(vl->results.begin(), vl->results.end());
+}
+
 Value *CoopBuilder::atomic(llvm::StringRef kind, llvm::StringRef order,
                            Value *mem, Value *index, Value *v) {
   Op *op = b.create(Opcode::Atomic, {mem, v, index},

@@ -89,6 +89,13 @@ public:
   /// A read-modify-write of element `index` of workspace buffer `mem` at
   /// gpu scope (`kind` add / exch, `order` relaxed / acq_rel ...); returns
   /// the old value.
+  /// `width` elements of `mem` from `coords` (the last one the first
+  /// element's) as one vector load standing for the scalar load `like`: its
+  /// location, origin and access record, bounds assumed (the vector's
+  /// arithmetic is beyond the [bounds] prover), unguarded, each thread's
+  /// own. Returns the lanes.
+  Values vectorLoad(const Op &like, Value *mem, llvm::ArrayRef<Value *> coords,
+                    int64_t width);
   Value *atomic(llvm::StringRef kind, llvm::StringRef order, Value *mem,
                 Value *index, Value *v);
   /// `shuffle %x, %k {mode}`.
