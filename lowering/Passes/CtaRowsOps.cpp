@@ -454,14 +454,7 @@ void RowLowering::emitStaging(const Values &rows) {
         return ops;
       };
       // A row access with the provenance of the staged loads it serves.
-      auto rowAccess = [&](Op *op) {
-        op->loc = proto.loc;
-        op->origin = proto.origin;
-        op->access = proto.access;
-        op->access.active = ActiveSet::Thread;
-        op->access.bounds = Bounds::Assumed;
-        op->access.hasGuard = false;
-      };
+      auto rowAccess = [&](Op *op) { CoopBuilder::standsFor(op, proto); };
       auto scalarCopy = [&](Value *from) {
         cb.loop(
             {from}, [&](const Values &c) { return cb.cmp("lt", c[0], n); },

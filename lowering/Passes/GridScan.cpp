@@ -957,23 +957,12 @@ private:
         operands.push_back(h ? cb.add(from, cb.i64(h)) : from);
         Op *vs = b.create(Opcode::VectorStore, operands, {});
         vs->setAttr("width", w);
-        copyAccess(*o, vs);
+        CoopBuilder::standsFor(vs, *o);
       }
       stored.erase(it);
     }
   }
 
-  /// An access op of a vector path: the original's location, origin and
-  /// access record, its bounds assumed (the member lies in the scan's
-  /// range; the tile arithmetic is beyond the [bounds] prover), each
-  /// thread's own.
-  static void copyAccess(const Op &from, Op *to) {
-    to->loc = from.loc;
-    to->origin = from.origin;
-    to->access = from.access;
-    to->access.bounds = Bounds::Assumed;
-    to->access.active = ActiveSet::Thread;
-  }
 
   /// Load `o`'s view at the records of the 8 members from `low` on (place
   /// `pl`, field 0: its s consecutive elements per member), as vectors.

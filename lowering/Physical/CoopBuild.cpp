@@ -114,13 +114,17 @@ CoopBuilder::Values CoopBuilder::vectorLoad(const Op &like, Value *mem,
   std::vector<Type> types(width, like.result()->type);
   Op *vl = b.create(Opcode::VectorLoad, ops, types);
   vl->setAttr("width", width);
-  vl->loc = like.loc;
-  vl->origin = like.origin;
-  vl->access = like.access;
-  vl->access.active = ActiveSet::Thread;
-  vl->access.bounds = Bounds::Assumed;
-  vl->access.hasGuard = false;
+  standsFor(vl, like);
   return Values(vl->results.begin(), vl->results.end());
+}
+
+void CoopBuilder::standsFor(Op *op, const Op &like) {
+  op->loc = like.loc;
+  op->origin = like.origin;
+  op->access = like.access;
+  op->access.active = ActiveSet::Thread;
+  op->access.bounds = Bounds::Assumed;
+  op->access.hasGuard = false;
 }
 
 Value *CoopBuilder::atomic(llvm::StringRef kind, llvm::StringRef order,

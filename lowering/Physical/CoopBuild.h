@@ -89,11 +89,14 @@ public:
   /// A read-modify-write of element `index` of workspace buffer `mem` at
   /// gpu scope (`kind` add / exch, `order` relaxed / acq_rel ...); returns
   /// the old value.
-  /// `width` elements of `mem` from `coords` (the last one the first
-  /// element's) as one vector load standing for the scalar load `like`: its
-  /// location, origin and access record, bounds assumed (the vector's
+  /// Gives `op` (an access a pass wrote in place of the access `like`)
+  /// like's location, origin and access record, bounds assumed (the pass's
   /// arithmetic is beyond the [bounds] prover), unguarded, each thread's
-  /// own. Returns the lanes.
+  /// own.
+  static void standsFor(Op *op, const Op &like);
+  /// `width` elements of `mem` from `coords` (the last one the first
+  /// element's) as one vector load standing for the scalar load `like`
+  /// (standsFor). Returns the lanes.
   Values vectorLoad(const Op &like, Value *mem, llvm::ArrayRef<Value *> coords,
                     int64_t width);
   Value *atomic(llvm::StringRef kind, llvm::StringRef order, Value *mem,
