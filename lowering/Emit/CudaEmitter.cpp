@@ -588,11 +588,17 @@ void ProgramEmitter::emitCoopOp(const Op &op) {
     return;
   }
   case Opcode::Aligned: {
+    // The element at an offset from the base, or at coordinates.
     const Value *m = op.operands[0];
     const std::string last = std::to_string(std::max(m->type.rank, 1) - 1);
+    const unsigned coords = op.operands.size() - 1;
+    std::string at = name(m) + ".data()";
+    for (unsigned d = 0; d + 1 < coords; ++d)
+      at += " + " + name(op.operands[1 + d]) + " * " + name(m) + ".stride(" +
+            std::to_string(d) + ")";
+    at += " + " + name(op.operands[coords]);
     declare(op.result(), "(" + name(m) + ".stride(" + last + ") == 1 && " +
-                             rt + "is_aligned(" + name(m) + ".data() + " +
-                             name(op.operands[1]) + ", " +
+                             rt + "is_aligned(" + at + ", " +
                              std::to_string(op.intAttr("bytes")) + "))");
     return;
   }

@@ -1262,7 +1262,13 @@ private:
     case Opcode::Aligned: {
       const View &v = args[op.operands[0]->argNo].view;
       int64_t bytes = op.intAttr("bytes", 1);
-      int64_t at = operand(1).i * static_cast<int64_t>(elemSize(v.elem));
+      // The element's offset from the view's base (bases count as
+      // aligned): given, or from its coordinates.
+      int64_t off = op.operands.size() == 2 ? operand(1).i : 0;
+      if (op.operands.size() > 2)
+        for (unsigned d = 1; d < op.operands.size(); ++d)
+          off += operand(d).i * v.strides[d - 1];
+      int64_t at = off * static_cast<int64_t>(elemSize(v.elem));
       bool unit = v.rank == 0 || v.strides[v.rank - 1] == 1;
       slot(op.result()) = Scalar::ofBool(
           unit && !opts.misalignedViews && bytes > 0 && at % bytes == 0);

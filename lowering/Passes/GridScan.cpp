@@ -722,9 +722,13 @@ private:
     int64_t s = 1, q = 0, c = 0;
     const Value *o = nullptr;
     bool minus = false;
+    /// A view of rank > 1: its other coordinates, the same in every
+    /// member (a row `x(b, k)`).
+    std::vector<const Value *> outer;
     /// The same records (all but the field).
     bool sameRecords(const Place &x) const {
-      return s == x.s && q == x.q && o == x.o && minus == x.minus;
+      return s == x.s && q == x.q && o == x.o && minus == x.minus &&
+             outer == x.outer;
     }
   };
 
@@ -791,13 +795,29 @@ private:
   }
 
   /// An access a full tile moves as vectors: top level, unguarded, of a
-  /// rank-1 view, at a place.
+  /// view whose last coordinate is at a place and whose others are the
+  /// same in every member.
   std::optional<Place> vectorPlace(const Op &o, unsigned region) const {
     llvm::ArrayRef<Value *> c = o.coords();
-    if (o.guard() || !o.memory()->type.isView() || o.memory()->type.rank != 1 ||
-        c.size() != 1)
+    if (o.guard() || !o.memory()->type.isView() || c.empty() ||
+        c.size() != static_cast<size_t>(o.memory()->type.rank))
       return std::nullopt;
-    return placeOf(c[0], region);
+    for (size_t d = 0; d + 1 < c.size(); ++d)
+      if (definedInside(c[d], scan))
+        return std::nullopt;
+    std::optional<Place> pl = placeOf(c.back(), region);
+    if (pl)
+      pl->outer.assign(c.begin(), c.end() - 1);
+    return pl;
+  }
+
+  /// The coordinates of place `pl`'s element `last` (the other ones first).
+  std::vector<Value *> placeCoords(const Place &pl, Value *last) {
+    std::vector<Value *> c;
+    for (const Value *v : pl.outer)
+      c.push_back(lookup(map, const_cast<Value *>(v)));
+    c.push_back(last);
+    return c;
   }
 
   /// The views the value region reads as records at the member: every
@@ -954,7 +974,8 @@ private:
         std::vector<Value *> operands = {lookup(map, o->memory())};
         operands.insert(operands.end(), it->second.begin() + h,
                         it->second.begin() + h + w);
-        operands.push_back(h ? cb.add(from, cb.i64(h)) : from);
+        for (Value *c : placeCoords(pl, h ? cb.add(from, cb.i64(h)) : from))
+          operands.push_back(c);
         Op *vs = b.create(Opcode::VectorStore, operands, {});
         vs->setAttr("width", w);
         CoopBuilder::standsFor(vs, *o);
@@ -973,7 +994,8 @@ private:
     std::vector<Value *> out;
     for (int64_t h = 0; h < kPerThread * pl.s; h += w) {
       Values lanes = cb.vectorLoad(o, lookup(map, const_cast<Value *>(v)),
-                                   {h ? cb.add(from, cb.i64(h)) : from}, w);
+                                   placeCoords(pl, h ? cb.add(from, cb.i64(h)) : from),
+                                   w);
       out.insert(out.end(), lanes.begin(), lanes.end());
     }
     return out;
@@ -1012,9 +1034,10 @@ private:
                                      cb.i64(0))
                           : begin;
     auto aligned = [&](const Value *v, const Place &pl) {
-      Op *a = b.create(Opcode::Aligned,
-                       {lookup(map, const_cast<Value *>(v)), recordStart(pl, from)},
-                       {Type::boolean()});
+      std::vector<Value *> ops = {lookup(map, const_cast<Value *>(v))};
+      for (Value *c : placeCoords(pl, recordStart(pl, from)))
+        ops.push_back(c);
+      Op *a = b.create(Opcode::Aligned, ops, {Type::boolean()});
       a->setAttr("bytes", vectorWidth(v) * elemBytes(v->type.elem));
       ok = cb.both(ok, a->result());
     };

@@ -188,7 +188,7 @@ std::vector<OpInfo> buildTable() {
           .attr(intAttr("width")),
       op(O::VectorStore, "vector_store").access(kVariadic)
           .attr(intAttr("width")),
-      op(O::Aligned, "aligned").operands(2).results(1)
+      op(O::Aligned, "aligned").operands(2, kVariadic).results(1)
           .attr(intAttr("bytes")).pure(),
       op(O::CheckedLaunch, "checked_launch").results(1).pure(),
       unary(O::Bitcast, "bitcast"),

@@ -812,9 +812,17 @@ private:
       int64_t b = op.intAttr("bytes", 0);
       if (b <= 0 || (b & (b - 1)))
         opError("attrs", op, "`bytes` is a power of two");
-      if (op.operands.size() != 2 || !op.operands[0]->type.isView() ||
-          !op.operands[1]->type.isIndex())
-        opError("types", op, "takes (view, i64 element offset)");
+      // (view, the tested element's i64 offset from the base) or (view,
+      // its i64 coordinates, one per dimension)
+      bool ok = op.operands.size() >= 2 && op.operands[0]->type.isView() &&
+                (op.operands.size() == 2 ||
+                 op.operands.size() ==
+                     1 + static_cast<size_t>(op.operands[0]->type.rank));
+      for (size_t i = 1; ok && i < op.operands.size(); ++i)
+        ok = op.operands[i]->type.isIndex();
+      if (!ok)
+        opError("types", op, "takes (view, i64 element offset) or (view, an "
+                             "i64 coordinate per dimension)");
       if (oneResult(true) && !op.result()->type.isBool())
         opError("types", op, "result is bool");
       break;

@@ -110,6 +110,15 @@ namespace ops = intent::ops;
       intent::scan_kind::exclusive, intent::direction::reverse);
 }
 
+/// out(r, k) = m(r, 0) + ... + m(r, k) for one row r of a matrix (vector
+/// accesses along the row when its start is aligned).
+[[intent::kernel]] void row_prefix(view<std::int64_t, 2> out,
+                                   view<const std::int32_t, 2> m, index r) {
+  scan(m.extent(1), std::int64_t(0), ops::plus{},
+       [&](index k) { return std::int64_t(m(r, k)); },
+       [&](index k, std::int64_t p) { out(r, k) = p; });
+}
+
 /// compose over records: the maps stored interleaved, m[2k] = a, m[2k + 1]
 /// = b (a thread's 8 records read as four 4-wide vector loads).
 [[intent::kernel]] void compose_records(view<std::uint32_t, 1> h,
@@ -220,6 +229,22 @@ static void run(long N, std::mt19937 &Rng) {
       Want[K] = P.a + P.b;
     }
     expect(HM.to_vector() == Want, "compose_records", N);
+  }
+  {
+    // Row 1 of a 3 x N matrix of X's values: its start is 4-byte aligned
+    // to 16 only when N is a multiple of 4.
+    std::vector<std::int32_t> MX(3 * N);
+    for (long K = 0; K < 3 * N; ++K)
+      MX[K] = X[K % (N ? N : 1)] + static_cast<std::int32_t>(K / (N ? N : 1));
+    mem::array<std::int32_t> DMX(MX);
+    mem::array<std::int64_t> O(std::vector<std::int64_t>(3 * N, -1));
+    kernels::row_prefix(intent::view<std::int64_t, 2>(O.data(), {3, N}),
+                        intent::view<const std::int32_t, 2>(DMX.data(), {3, N}), 1);
+    std::vector<std::int64_t> Want(3 * N, -1);
+    std::int64_t S = 0;
+    for (long K = 0; K < N; ++K)
+      Want[N + K] = S += MX[N + K];
+    expect(O.to_vector() == Want, "row_prefix", N);
   }
   {
     mem::array<std::int64_t> Y(std::vector<std::int64_t>(N + 1, -1));

@@ -107,6 +107,13 @@ Reference compactRef(int64_t n) {
   };
 }
 
+/// A rows x cols f32 matrix of eighths of integers (exact sums).
+ArgSpec matrixOf(int64_t rows, int64_t cols) {
+  ArgSpec a = ints(ScalarKind::F32, rows * cols, -800, 800);
+  a.extents = {rows, cols};
+  return a;
+}
+
 /// Interleaved pairs (a, b): a in {-1, 0, 1}, b an integer in [-50, 50].
 ArgSpec pairsOf(int64_t n) {
   ArgSpec a = ArgSpec::view(ScalarKind::F32, {2 * n});
@@ -132,7 +139,7 @@ TEST(GridScan, MapsReassociableScansOnly) {
   for (const char *k : {"prefix_i64", "exclusive_i32", "prefix_f32",
                         "running_max", "compose", "count_sum",
                         "compose_reverse", "compact", "recurrence_pairs",
-                        "evens", "shifted"})
+                        "evens", "shifted", "row_prefix"})
     EXPECT_TRUE(mapped(kernelNamed(*m, k))) << k;
   for (const char *k : {"ordered_prefix", "in_place"})
     EXPECT_FALSE(mapped(kernelNamed(*m, k))) << k;
@@ -300,6 +307,10 @@ TEST(GridScan, VectorTilesMatchTheirFallbacks) {
         // Members [1, n], loads and stores at k - 1: vectors from element 0.
         {"shifted", {ArgSpec::view(ScalarKind::I32, {n}),
                      ints(ScalarKind::I32, n, -1000, 1000)}},
+        // Row 1 of a 3 x n matrix: vectors when its start (n floats in) is
+        // aligned (n = 4096), else scalar (n = 4103).
+        {"row_prefix", {ArgSpec::view(ScalarKind::F32, {3, n}),
+                        matrixOf(3, n), ArgSpec::i64(1)}},
         {"count_sum",
          {ArgSpec::view(ScalarKind::I64, {n}), ArgSpec::view(ScalarKind::F64, {n}),
           ints(ScalarKind::F64, n, -800, 800)}}};
@@ -344,7 +355,8 @@ TEST(GridScan, VectorTilesMatchTheirFallbacks) {
       // k - lo always are (element 0 of y), whatever lo; compact scatters
       // (its emit goes through the tile).
       const std::string name = c.name;
-      const bool reverseOff = name == "compose_reverse" && (n - 8) % 4 != 0;
+      const bool reverseOff = (name == "compose_reverse" && (n - 8) % 4 != 0) ||
+                              (name == "row_prefix" && n % 4 != 0);
       const bool loadsAligned =
           !reverseOff && (name != "running_max" || c.args[2].scalar.i % 4 == 0);
       const bool storesAligned = !reverseOff;
