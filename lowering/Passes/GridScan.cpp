@@ -723,12 +723,20 @@ private:
     const Value *o = nullptr;
     bool minus = false;
     /// A view of rank > 1: its other coordinates, the same in every
-    /// member (a row `x(b, k)`).
+    /// member (a row `x(b, k)`, `o(0, k)`: defined outside the scan or
+    /// constants).
     std::vector<const Value *> outer;
     /// The same records (all but the field).
     bool sameRecords(const Place &x) const {
-      return s == x.s && q == x.q && o == x.o && minus == x.minus &&
-             outer == x.outer;
+      if (s != x.s || q != x.q || o != x.o || minus != x.minus ||
+          outer.size() != x.outer.size())
+        return false;
+      for (size_t d = 0; d < outer.size(); ++d) {
+        std::optional<int64_t> a = constantInt(outer[d]), b = constantInt(x.outer[d]);
+        if (outer[d] != x.outer[d] && !(a && b && *a == *b))
+          return false;
+      }
+      return true;
     }
   };
 
@@ -803,7 +811,7 @@ private:
         c.size() != static_cast<size_t>(o.memory()->type.rank))
       return std::nullopt;
     for (size_t d = 0; d + 1 < c.size(); ++d)
-      if (definedInside(c[d], scan))
+      if (definedInside(c[d], scan) && !constantInt(c[d]))
         return std::nullopt;
     std::optional<Place> pl = placeOf(c.back(), region);
     if (pl)
@@ -815,7 +823,10 @@ private:
   std::vector<Value *> placeCoords(const Place &pl, Value *last) {
     std::vector<Value *> c;
     for (const Value *v : pl.outer)
-      c.push_back(lookup(map, const_cast<Value *>(v)));
+      if (std::optional<int64_t> k = constantInt(v); k && definedInside(v, scan))
+        c.push_back(cb.i64(*k)); // (a constant of the region: its own copy)
+      else
+        c.push_back(lookup(map, const_cast<Value *>(v)));
     c.push_back(last);
     return c;
   }

@@ -139,7 +139,7 @@ TEST(GridScan, MapsReassociableScansOnly) {
   for (const char *k : {"prefix_i64", "exclusive_i32", "prefix_f32",
                         "running_max", "compose", "count_sum",
                         "compose_reverse", "compact", "recurrence_pairs",
-                        "evens", "shifted", "row_prefix"})
+                        "evens", "shifted", "row_prefix", "row_zero"})
     EXPECT_TRUE(mapped(kernelNamed(*m, k))) << k;
   for (const char *k : {"ordered_prefix", "in_place"})
     EXPECT_FALSE(mapped(kernelNamed(*m, k))) << k;
@@ -311,6 +311,9 @@ TEST(GridScan, VectorTilesMatchTheirFallbacks) {
         // aligned (n = 4096), else scalar (n = 4103).
         {"row_prefix", {ArgSpec::view(ScalarKind::F32, {3, n}),
                         matrixOf(3, n), ArgSpec::i64(1)}},
+        // Row 0 of a 2 x n matrix, the 0 a constant of the emit.
+        {"row_zero", {ArgSpec::view(ScalarKind::F32, {2, n}),
+                      ints(ScalarKind::F32, n, -800, 800)}},
         {"count_sum",
          {ArgSpec::view(ScalarKind::I64, {n}), ArgSpec::view(ScalarKind::F64, {n}),
           ints(ScalarKind::F64, n, -800, 800)}}};
