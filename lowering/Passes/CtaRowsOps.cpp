@@ -423,9 +423,8 @@ void RowLowering::planBuffers(const Block &body) {
 void RowLowering::emitStaging(const Values &rows) {
   Builder &b = cb.b;
   Value *fits = b.launchValue(fitsExpr);
-  Op *ck = b.create(Opcode::CheckedLaunch, {}, {Type::boolean()});
   // Not in the bounds-checked launch: the copy is not checked.
-  stage = cb.both(fits, cb.negate(ck->result()));
+  stage = cb.both(fits, cb.uncheckedLaunch());
   cb.when(stage, [&] {
     // The CTA's previous program may still read its staged rows.
     cb.barrier();
@@ -466,10 +465,8 @@ void RowLowering::emitStaging(const Values &rows) {
             },
             [&](const Values &c) { return Values{cb.add(c[0], threads)}; });
       };
-      Op *al = b.create(Opcode::Aligned, {x, base}, {Type::boolean()});
-      al->setAttr("bytes", vec * bytes);
       cb.branch(
-          al->result(), {},
+          cb.aligned(x, {base}, vec * bytes), {},
           [&] {
             Value *v = cb.i64(vec);
             // Eight vector loads in flight per thread: a long staged row is
@@ -756,21 +753,16 @@ void RowLowering::lowerReduce(const Op &t) {
     if (V < 2) {
       acc = strided();
     } else {
-      Builder &b = cb.b;
-      Op *ck = b.create(Opcode::CheckedLaunch, {}, {Type::boolean()});
-      Value *vec = cb.negate(ck->result());
+      Value *vec = cb.uncheckedLaunch();
       for (const Op *l : streamed) {
+        // The row's first streamed element: (its other coordinates, begin).
         llvm::ArrayRef<Value *> c = l->coords();
-        Value *mem = lookup(map, l->memory());
-        Value *offset = begin;
-        for (unsigned d = 0; d + 1 < c.size(); ++d) {
-          Op *str = b.create(Opcode::Stride, {mem}, {Type::index()});
-          str->setAttr("dim", static_cast<int64_t>(d));
-          offset = cb.add(offset, cb.mul(lookup(map, c[d]), str->result()));
-        }
-        Op *al = b.create(Opcode::Aligned, {mem, offset}, {Type::boolean()});
-        al->setAttr("bytes", V * elemBytes(l->result()->type.elem));
-        vec = cb.both(vec, al->result());
+        llvm::SmallVector<Value *, 4> at;
+        for (unsigned d = 0; d + 1 < c.size(); ++d)
+          at.push_back(lookup(map, c[d]));
+        at.push_back(begin);
+        vec = cb.both(vec, cb.aligned(lookup(map, l->memory()), at,
+                                      V * elemBytes(l->result()->type.elem)));
       }
       acc = cb.branch(
           vec, types,

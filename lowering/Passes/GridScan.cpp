@@ -497,7 +497,7 @@ public:
     if (vecStores.empty()) {
       emitViaTile(base, states);
     } else {
-      cb.branch(vectorTile(base, true), {}, [&] {
+      cb.branch(vectorTile(base, vecStoreViews), {}, [&] {
         vectorEmit(base, states);
         return Values();
       }, [&] {
@@ -840,7 +840,7 @@ private:
   struct VecView {
     const Value *view = nullptr;
     Place place;               ///< field 0's
-    const Op *first = nullptr; ///< a load of it (type, location, access)
+    const Op *first = nullptr; ///< an access of it (type, location, access)
   };
   std::vector<VecView> vecViews;
   /// Each vector-read load: its view's index in vecViews and its field c.
@@ -893,14 +893,16 @@ private:
   /// the member's place (s = 1: y[k], y[k - lo]; unguarded, top level,
   /// one place per view): a full tile's states are emitted from registers,
   /// its stores as vectors; the views it stores and reads there, with
-  /// their places.
+  /// their places, and each such access's view.
   std::vector<const Op *> vecStores;
-  std::vector<std::pair<const Value *, Place>> vecStoreViews;
+  std::vector<VecView> vecStoreViews;
+  std::map<const Op *, size_t> emitAt;
 
   void findVectorStores() {
     const Block &eb = scan.region(OutRegion)->block;
     std::vector<const Op *> found;
-    std::vector<std::pair<const Value *, Place>> views;
+    std::vector<VecView> views;
+    std::map<const Op *, size_t> at;
     for (const auto &o : eb.ops) {
       if (isTerminator(o->opcode))
         continue;
@@ -922,22 +924,22 @@ private:
       if (!pl)
         continue;
       auto it = std::find_if(views.begin(), views.end(),
-                             [&](const auto &v) { return v.first == o->memory(); });
+                             [&](const VecView &v) { return v.view == o->memory(); });
       if (it == views.end())
-        views.push_back({o->memory(), *pl});
-      else if (!it->second.sameRecords(*pl))
+        it = views.insert(views.end(), {o->memory(), *pl, o.get()});
+      else if (!it->place.sameRecords(*pl))
         return;
+      at[o.get()] = it - views.begin();
     }
     vecStores = std::move(found);
     vecStoreViews = std::move(views);
+    emitAt = std::move(at);
   }
 
-  /// The place of a vector view of the emit (null: not one).
+  /// The place of an emit access at one (null: not one).
   const Place *emitPlace(const Op &o) const {
-    for (const auto &[v, pl] : vecStoreViews)
-      if (v == o.memory() && vectorPlace(o, OutRegion))
-        return &pl;
-    return nullptr;
+    auto it = emitAt.find(&o);
+    return it == emitAt.end() ? nullptr : &vecStoreViews[it->second].place;
   }
 
   /// The vector emit: the emit region once per member of this thread's
@@ -995,7 +997,6 @@ private:
     }
   }
 
-
   /// Load `o`'s view at the records of the 8 members from `low` on (place
   /// `pl`, field 0: its s consecutive elements per member), as vectors.
   std::vector<Value *> vectorLoad(const Op &o, Value *low, const Place &pl) {
@@ -1029,36 +1030,27 @@ private:
                        first);
   }
 
-  /// Whether the tile at `base` takes vector loads: the launch is not the
-  /// bounds-checked one, the tile is full and every vector view has unit
-  /// stride and a base at which the thread slots (multiples of 8 members
-  /// from begin, or from end - 8 in reverse) are aligned to its vector.
-  /// Uniform over the CTA.
-  Value *vectorTile(Value *base, bool stores = false) {
+  /// Whether the tile at `base` takes the vector path for `views`: the
+  /// launch is not the bounds-checked one, the tile is full and every view
+  /// has unit stride and a base at which the thread slots (multiples of 8
+  /// members from begin, or from end - 8 in reverse) are aligned to its
+  /// vector. Uniform over the CTA.
+  Value *vectorTile(Value *base, const std::vector<VecView> &views) {
     Builder &b = cb.b;
-    Value *ok = cb.negate(
-        b.create(Opcode::CheckedLaunch, {}, {Type::boolean()})->result());
-    ok = cb.both(ok, cb.cmp("le", cb.add(base, cb.i64(kTile)), n));
+    Value *ok = cb.both(cb.uncheckedLaunch(),
+                        cb.cmp("le", cb.add(base, cb.i64(kTile)), n));
     Value *from = reverse ? b.binary(Opcode::Max,
                                      b.binary(Opcode::Sub, end,
                                               cb.i64(kPerThread)),
                                      cb.i64(0))
                           : begin;
     auto aligned = [&](const Value *v, const Place &pl) {
-      std::vector<Value *> ops = {lookup(map, const_cast<Value *>(v))};
-      for (Value *c : placeCoords(pl, recordStart(pl, from)))
-        ops.push_back(c);
-      Op *a = b.create(Opcode::Aligned, ops, {Type::boolean()});
-      a->setAttr("bytes", vectorWidth(v) * elemBytes(v->type.elem));
-      ok = cb.both(ok, a->result());
+      ok = cb.both(ok, cb.aligned(lookup(map, const_cast<Value *>(v)),
+                                  placeCoords(pl, recordStart(pl, from)),
+                                  vectorWidth(v) * elemBytes(v->type.elem)));
     };
-    if (stores) {
-      for (const auto &[v, pl] : vecStoreViews)
-        aligned(v, pl);
-    } else {
-      for (const VecView &v : vecViews)
-        aligned(v.view, v.place);
-    }
+    for (const VecView &v : views)
+      aligned(v.view, v.place);
     return ok;
   }
 
@@ -1083,7 +1075,7 @@ private:
       std::vector<Type> ts;
       for (int i = 0; i < kPerThread; ++i)
         ts.insert(ts.end(), types.begin(), types.end());
-      flat = cb.branch(vectorTile(base), ts, [&] { return vectorValues(base); },
+      flat = cb.branch(vectorTile(base, vecViews), ts, [&] { return vectorValues(base); },
                        viaTile);
     }
     std::vector<Values> out(kPerThread);
@@ -1096,8 +1088,7 @@ private:
   /// loads issued first), then the value region once per member on them.
   Values vectorValues(Value *base) {
     Value *low = lowestMember(base);
-    // view -> its elements at low, low + 1, ..., low + 7
-    // vecViews[i] -> its elements stride * low, stride * low + 1, ...
+    // vecViews[i] -> its elements s low, s low + 1, ... (place s)
     std::vector<std::vector<Value *>> lanes;
     for (const VecView &v : vecViews)
       lanes.push_back(vectorLoad(*v.first, low, v.place));

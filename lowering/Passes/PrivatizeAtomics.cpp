@@ -466,7 +466,6 @@ private:
           init.push_back(v);
       }
       const size_t w = carried.size();
-      Op *loopOp = nullptr;
       cb.loop(
           init, [&](const CoopBuilder::Values &c) { return cb.cmp("lt", c[0], N); },
           [&](const CoopBuilder::Values &c) {
@@ -489,23 +488,30 @@ private:
             n[0] = cb.add(c[0], stride);
             return n;
           });
-      loopOp = b.block->ops.back().get();
-      // The loop iterates the parallel_for's instances (one flat index over
-      // its dimensions): the [coverage] check counts them.
-      loopOp->origin = coordOrigin;
-      loopOp->origin.synth.clear();
-      loopOp->setAttr("dims", static_cast<int64_t>(extents.size()));
+      iteratesInstances(b.block->ops.back().get(), extents.size());
     });
+  }
+
+  /// Marks `loop` as iterating the parallel_for's instances (one flat
+  /// index over its `dims` dimensions): the [coverage] check counts them.
+  void iteratesInstances(Op *loop, size_t dims) {
+    loop->origin = coordOrigin;
+    loop->origin.synth.clear();
+    loop->setAttr("dims", static_cast<int64_t>(dims));
   }
 
   /// The hoisted loads at the instance itself (a one-dimensional domain;
   /// rank-1 views the program never writes, indexed by the coordinate,
   /// unguarded): the chunk loop reads them as vectors.
   std::vector<const Op *> vecLoads;
-  std::vector<const Value *> vecViews;
-  /// Each vector view's offset: its loads read element coordinate + o, o
-  /// the same in every instance (null: 0).
-  std::map<const Value *, const Value *> vecOffsets;
+  /// The views they read: loads at element coordinate + offset (the same
+  /// in every instance; null: 0), one offset per view.
+  struct VecView {
+    const Value *view = nullptr;
+    const Value *offset = nullptr;
+    const Op *first = nullptr; ///< a load of it (type, location, access)
+  };
+  std::vector<VecView> vecViews;
   int64_t width = 1;
 
   /// The invariant o when `c` is the instance coordinate plus o (either
@@ -557,14 +563,13 @@ private:
       if (!m->type.isView() || m->type.rank != 1 || !at)
         continue;
       // (One offset per view: its loads at another one stay scalar.)
-      auto known = vecOffsets.find(m);
-      if (known != vecOffsets.end() && known->second != off)
+      auto known = std::find_if(vecViews.begin(), vecViews.end(),
+                                [&](const VecView &v) { return v.view == m; });
+      if (known != vecViews.end() && known->offset != off)
         continue;
       vecLoads.push_back(o);
-      if (known == vecOffsets.end()) {
-        vecViews.push_back(m);
-        vecOffsets[m] = off;
-      }
+      if (known == vecViews.end())
+        vecViews.push_back({m, off, o});
       widest = std::max<int64_t>(widest, elemBytes(m->type.elem));
     }
     width = 16 / widest;
@@ -589,14 +594,10 @@ private:
   void chunkLoop(Value *g0, Value *N, Value *stride) {
     Builder &b = cb.b;
     Value *W = cb.i64(width);
-    Value *vec = cb.negate(
-        b.create(Opcode::CheckedLaunch, {}, {Type::boolean()})->result());
-    for (const Value *v : vecViews) {
-      Op *a = b.create(Opcode::Aligned, {const_cast<Value *>(v), offset(v)},
-                       {Type::boolean()});
-      a->setAttr("bytes", width * elemBytes(v->type.elem));
-      vec = cb.both(vec, a->result());
-    }
+    Value *vec = cb.uncheckedLaunch();
+    for (const VecView &v : vecViews)
+      vec = cb.both(vec, cb.aligned(const_cast<Value *>(v.view), {offset(v)},
+                                    width * elemBytes(v.view->type.elem)));
     Value *F = cb.select(vec, b.binary(Opcode::Div, N, W), cb.i64(0));
     Value *FW = cb.mul(F, W);
     Value *C = cb.add(F, b.binary(Opcode::Sub, N, FW));
@@ -650,18 +651,12 @@ private:
         [&](const CoopBuilder::Values &c) {
           return CoopBuilder::Values{cb.add(c[0], stride)};
         });
-    // The chunk loop iterates the parallel_for's instances (the [coverage]
-    // check counts them so).
-    Op *loopOp = b.block->ops.back().get();
-    loopOp->origin = coordOrigin;
-    loopOp->origin.synth.clear();
-    loopOp->setAttr("dims", int64_t(1));
+    iteratesInstances(b.block->ops.back().get(), 1);
   }
 
   /// View v's element offset in this program (0, or its invariant's copy).
-  Value *offset(const Value *v) {
-    const Value *o = vecOffsets[v];
-    return o ? lookup(base, const_cast<Value *>(o)) : cb.i64(0);
+  Value *offset(const VecView &v) {
+    return v.offset ? lookup(base, const_cast<Value *>(v.offset)) : cb.i64(0);
   }
 
   /// A full chunk from instance `start`: each vector view's W elements in
@@ -669,11 +664,9 @@ private:
   /// lane by lane.
   CoopBuilder::Values vectorLanes(Value *start) {
     std::map<const Value *, std::vector<Value *>> loaded;
-    for (const Value *v : vecViews) {
-      const Op *first = *std::find_if(vecLoads.begin(), vecLoads.end(),
-                                      [&](const Op *o) { return o->memory() == v; });
-      Value *at = vecOffsets[v] ? cb.add(start, offset(v)) : start;
-      loaded[v] = cb.vectorLoad(*first, const_cast<Value *>(v), {at}, width);
+    for (const VecView &v : vecViews) {
+      Value *at = v.offset ? cb.add(start, offset(v)) : start;
+      loaded[v.view] = cb.vectorLoad(*v.first, const_cast<Value *>(v.view), {at}, width);
     }
     CoopBuilder::Values out;
     for (int64_t l = 0; l < width; ++l) {

@@ -118,6 +118,19 @@ CoopBuilder::Values CoopBuilder::vectorLoad(const Op &like, Value *mem,
   return Values(vl->results.begin(), vl->results.end());
 }
 
+Value *CoopBuilder::uncheckedLaunch() {
+  return negate(b.create(Opcode::CheckedLaunch, {}, {Type::boolean()})->result());
+}
+
+Value *CoopBuilder::aligned(Value *mem, llvm::ArrayRef<Value *> at,
+                            int64_t bytes) {
+  llvm::SmallVector<Value *, 4> ops = {mem};
+  ops.append(at.begin(), at.end());
+  Op *a = b.create(Opcode::Aligned, ops, {Type::boolean()});
+  a->setAttr("bytes", bytes);
+  return a->result();
+}
+
 void CoopBuilder::standsFor(Op *op, const Op &like) {
   op->loc = like.loc;
   op->origin = like.origin;

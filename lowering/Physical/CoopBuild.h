@@ -89,6 +89,13 @@ public:
   /// A read-modify-write of element `index` of workspace buffer `mem` at
   /// gpu scope (`kind` add / exch, `order` relaxed / acq_rel ...); returns
   /// the old value.
+  /// True unless the bounds-checked kernel variant runs (vector paths
+  /// leave the scalar, checked accesses to it).
+  Value *uncheckedLaunch();
+  /// Whether view `mem` has unit stride in its last dimension and its
+  /// element `at` (an element offset, or one coordinate per dimension) is
+  /// aligned to `bytes`.
+  Value *aligned(Value *mem, llvm::ArrayRef<Value *> at, int64_t bytes);
   /// Gives `op` (an access a pass wrote in place of the access `like`)
   /// like's location, origin and access record, bounds assumed (the pass's
   /// arithmetic is beyond the [bounds] prover), unguarded, each thread's

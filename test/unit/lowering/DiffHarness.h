@@ -225,6 +225,15 @@ inline std::string compareView(const ArgSpec &spec,
   return "";
 }
 
+/// Whether every view argument of `got` equals `want`'s bit for bit.
+inline bool sameViews(const std::vector<ArgSpec> &specs, const Memory &got,
+                      const Memory &want) {
+  for (unsigned i = 0; i < specs.size(); ++i)
+    if (specs[i].isView && got.views[i] != want.views[i])
+      return false;
+  return true;
+}
+
 /// Runs the three executions and compares them; `reference` mutates the
 /// reference memory serially.
 inline DiffOutcome runDifferential(const kir::Kernel &k,

@@ -336,12 +336,7 @@ TEST(GridScan, VectorTilesMatchTheirFallbacks) {
       Memory init = makeMemory(c.args, seed), want = init;
       interp::KIRRunResult kr = interp::runKernel(k, intent::test::bind(c.args, want));
       ASSERT_TRUE(kr.ok) << kr.error;
-      auto same = [&](const Memory &got) {
-        for (unsigned i = 0; i < c.args.size(); ++i)
-          if (c.args[i].isView && got.views[i] != want.views[i])
-            return false;
-        return true;
-      };
+      auto same = [&](const Memory &got) { return sameViews(c.args, got, want); };
       for (int variant = 0; variant < 3; ++variant) {
         interp::PhysRunOptions opts;
         opts.misalignedViews = variant == 1;

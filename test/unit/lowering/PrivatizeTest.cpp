@@ -138,12 +138,7 @@ TEST(Privatize, VectorChunksMatchTheirFallbacks) {
       const kir::Kernel &k = kernelNamed(*m, c.name);
       Memory init = makeMemory(c.args, n + 17), want = init;
       ASSERT_TRUE(interp::runKernel(k, bind(c.args, want)).ok);
-      auto same = [&](const Memory &got) {
-        for (unsigned i = 0; i < c.args.size(); ++i)
-          if (c.args[i].isView && got.views[i] != want.views[i])
-            return false;
-        return true;
-      };
+      auto same = [&](const Memory &got) { return sameViews(c.args, got, want); };
       for (int mutated = 0; mutated < 2; ++mutated) {
         PipelineResult r = runPipeline(k, {});
         ASSERT_TRUE(r.ok()) << c.name;
