@@ -735,11 +735,27 @@ void benchSegmentedSum(Ctx &C, long long Rows, int Avg) {
 
 /// NB equal bins over [0, 1) of 2^28 uniform samples (power-of-two bin
 /// counts: x * NB is exact, so CUB's bin arithmetic and ours agree).
-void benchHistogram(Ctx &C, int NB) {
+/// Moves three of four samples onto three hot bins (0, NB / 3, 2 NB / 3),
+/// chosen per sample by a hash of its index: skewed data, where the
+/// updates of one bin collide within a warp.
+__global__ void skewSamples(float *X, long long N, int NB) {
+  long long I = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (I >= N)
+    return;
+  unsigned H = static_cast<unsigned>(I) * 2654435761u;
+  H ^= H >> 15;
+  if (H % 4 != 0)
+    X[I] = (static_cast<float>((H >> 8) % 3 * (NB / 3)) + 0.5f) / NB;
+}
+
+void benchHistogram(Ctx &C, int NB, bool Hot = false) {
   long long N = C.O.Quick ? (1LL << 22) : (1LL << 28);
   dbuf<float> X(N);
   dbuf<int> Bins(NB);
   bench::fillUniform(X.get(), N, C.nextSeed(), 0.0f, 1.0f, C.S);
+  if (Hot)
+    skewSamples<<<static_cast<unsigned>((N + 255) / 256), 256, 0, C.S>>>(
+        X.get(), N, NB);
   std::vector<long long> Want(NB, 0);
   {
     std::vector<float> HX = X.download();
@@ -772,7 +788,8 @@ void benchHistogram(Ctx &C, int NB) {
                Verify,
                bench_entry::histogram_even ? ""
                                            : missingReason(C, "histogram_even")};
-  const std::string Shape = sizeName(N) + "/" + std::to_string(NB) + "bins";
+  const std::string Shape =
+      sizeName(N) + "/" + std::to_string(NB) + "bins" + (Hot ? "-hot" : "");
   measure(C, "histogram", Shape, Bytes, Peer);
   measure(C, "histogram", Shape, Bytes, Ours);
 }
@@ -1287,6 +1304,8 @@ const std::vector<Benchmark> &benchmarks() {
       {"histogram-256", [](Ctx &C) { benchHistogram(C, 256); }},
       {"histogram-2048", [](Ctx &C) { benchHistogram(C, 2048); }},
       {"histogram-65536", [](Ctx &C) { benchHistogram(C, 65536); }},
+      {"histogram-256-hot", [](Ctx &C) { benchHistogram(C, 256, true); }},
+      {"histogram-65536-hot", [](Ctx &C) { benchHistogram(C, 65536, true); }},
       {"softmax3-64x512x1024",
        [](Ctx &C) { benchSoftmax3(C, 64, 512, 1024); }},
       {"softmax3-12x1000x3000",

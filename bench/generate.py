@@ -62,6 +62,9 @@ def main(argv):
                 if line.startswith("// INTENTC-FLAGS:"):
                     flags = line[len("// INTENTC-FLAGS:"):].split()
                     break
+        # BENCH_INTENTC_FLAGS: driver flags for every kernel (an A/B build,
+        # e.g. "-Xplugin disable-pass=aggregate-atomics").
+        flags += os.environ.get("BENCH_INTENTC_FLAGS", "").split()
         opts = intentc.parse(["-O3", "-v"] + flags + [source])
         driver = intentc.Driver(opts, config_path, config)
         # phase1() runs the plugin through subprocess.run; send its output

@@ -7,7 +7,9 @@
 //                        ::intent::memory_order::relaxed>(&y.data()[...], v5);
 //
 // and atomic_cas binds the cas_result's two fields to the two SSA results;
-// an integer add of 0 is printed as atomic_load.
+// an integer add of 0 is printed as atomic_load; an atomic the
+// aggregate-atomics pass marked `aggregate = "warp"` calls warp_atomic_add
+// (min, max), one marked `aggregate = "ticket"` warp_atomic_ticket.
 // In cpu mode the same calls are host __atomic builtins (atomics.hpp), so
 // program instances on several host threads stay atomic.
 //
@@ -40,9 +42,14 @@ void ProgramEmitter::emitAtomic(const Op &op) {
                     v->attr("value") &&
                     std::holds_alternative<int64_t>(*v->attr("value")) &&
                     std::get<int64_t>(*v->attr("value")) == 0;
-  std::string fn = cas    ? "atomic_cas"
-                   : load ? "atomic_load"
-                          : "atomic_" + op.strAttr("kind");
+  // aggregate-atomics: combined over the warp's lanes on one element first
+  // (atomics.hpp warp_atomic_*, warp_atomic_ticket).
+  const std::string aggregate = cas || load ? "" : op.strAttr("aggregate");
+  std::string fn = cas                    ? "atomic_cas"
+                   : load                 ? "atomic_load"
+                   : aggregate == "ticket" ? "warp_atomic_ticket"
+                   : aggregate == "warp"   ? "warp_atomic_" + op.strAttr("kind")
+                                          : "atomic_" + op.strAttr("kind");
   std::string call = "::intent::rt::" + fn + "<::intent::rt::atomic_scope::" +
                      scope + ", ::intent::memory_order::" +
                      op.strAttr("order") + ">(&" + elementRef(op);

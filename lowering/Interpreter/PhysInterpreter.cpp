@@ -174,6 +174,13 @@ private:
     return op.opcode == Opcode::Shuffle || op.strAttr("scope") == "warp";
   }
 
+  /// An atomic the aggregate-atomics pass combines over a warp's lanes: a
+  /// warp op that tolerates divergence (the lanes that reach it together,
+  /// whichever they are, form its group; on the GPU __activemask()).
+  static bool aggregated(const Op &op) {
+    return op.opcode == Opcode::Atomic && op.attr("aggregate");
+  }
+
   /// Runs instance `pid` as ctaThreads fibers: every ready thread runs (in
   /// increasing thread order, decreasing in odd instances, like the cpu
   /// runtime) until it finishes or waits; then a warp whose 32 threads all
@@ -211,6 +218,24 @@ private:
           return abandon();
       }
       bool released = false;
+      // Every thread now waits or is done: the lanes of a warp waiting at
+      // one aggregated atomic are its group (the others finished or wait
+      // elsewhere, as diverged lanes would).
+      for (int w = 0; w * 32 < n; ++w)
+        for (int l = 0; l < 32 && w * 32 + l < n; ++l) {
+          const Op *at = threads[w * 32 + l].waitOp;
+          if (!at || !aggregated(*at))
+            continue;
+          if (!aggregate(*at, w))
+            return abandon();
+          for (int k = l; k < 32 && w * 32 + k < n; ++k)
+            if (threads[w * 32 + k].waitOp == at)
+              ready[w * 32 + k] = 1;
+          released = true;
+          break;
+        }
+      if (released)
+        continue;
       for (int w = 0; w * 32 < n; ++w) {
         const Op *at = threads[w * 32].waitOp;
         if (!at || !warpLevel(*at))
@@ -256,6 +281,55 @@ private:
       result.error = "program " + std::to_string(pid) +
                      ": an interpreter fiber overflowed its stack";
       return false;
+    }
+    return true;
+  }
+
+  /// Runs aggregated atomic `op` for the lanes of warp w waiting at it:
+  /// lanes on one element (memory and coordinates) combine their values in
+  /// lane order, the lowest of them performs the atomic with the total
+  /// (bounds and race checks included), and each lane's result is the old
+  /// value (a ticket: plus its rank among them times the constant).
+  bool aggregate(const Op &op, int w) {
+    const int lo = w * 32, hi = std::min(lo + 32, ctaThreads);
+    std::vector<char> doneLane(32, 0);
+    for (int a = lo; a < hi; ++a) {
+      if (threads[a].waitOp != &op || doneLane[a - lo])
+        continue;
+      std::vector<int> peers;
+      for (int b = a; b < hi; ++b)
+        if (threads[b].waitOp == &op && !doneLane[b - lo] &&
+            threads[b].aggKey == threads[a].aggKey) {
+          peers.push_back(b);
+          doneLane[b - lo] = 1;
+        }
+      Scalar total = threads[a].aggValue;
+      std::string err;
+      for (size_t k = 1; k < peers.size(); ++k)
+        if (!evalAtomic(op.strAttr("kind"), total, threads[peers[k]].aggValue,
+                        total, err))
+          return fail(op, err);
+      if (peers.size() > 1)
+        ++result.combinedAtomics;
+      th = &threads[a];
+      aggTotal = &total;
+      const bool ok = access(op);
+      aggTotal = nullptr;
+      if (!ok)
+        return false;
+      const Scalar old = get(op.result(0));
+      const bool ticket = op.strAttr("aggregate") == "ticket";
+      for (size_t k = 0; k < peers.size(); ++k) {
+        th = &threads[peers[k]];
+        Scalar mine = old;
+        if (ticket && k &&
+            !evalAtomic("add", old,
+                        Scalar::ofInt(old.kind, static_cast<int64_t>(k) *
+                                                    get(op.operands[1]).i),
+                        mine, err))
+          return fail(op, err);
+        slot(op.result(0)) = ticket ? mine : old;
+      }
     }
     return true;
   }
@@ -329,6 +403,9 @@ private:
     const Op *waitOp = nullptr;
     Scalar shuffleIn, shuffleOut;
     uint32_t shuffleLane = 0;
+    /// At an aggregated atomic: its value and element (memory, coords).
+    Scalar aggValue;
+    std::vector<int64_t> aggKey;
     bool done = false;
   };
   Thread single;
@@ -395,6 +472,9 @@ private:
   /// -(id + 1), CTA-shared ones kSharedHandle + id.
   static constexpr int64_t kSharedHandle = int64_t(1) << 40;
 
+  /// While the scheduler performs an aggregated atomic for its group's
+  /// lowest lane: the group's combined value.
+  const Scalar *aggTotal = nullptr;
   /// CTA mode (runCta): the program's threads as fibers.
   bool ctaMode = false;
   int ctaThreads = 1;
@@ -481,7 +561,8 @@ private:
     }
     Scalar updated;
     std::string err;
-    if (!evalAtomic(op.strAttr("kind"), old, get(op.operands[1]), updated, err))
+    if (!evalAtomic(op.strAttr("kind"), old,
+                    aggTotal ? *aggTotal : get(op.operands[1]), updated, err))
       return fail(op, err);
     write(updated);
     return true;
@@ -620,6 +701,18 @@ private:
     if (ctaMode && op.access.active == phys::ActiveSet::Leader && th->tid != 0)
       return skip();
     llvm::ArrayRef<phys::Value *> cs = op.coords();
+    // An aggregated atomic in a CTA: wait for the warp's group; the
+    // scheduler performs it (aggregate) and sets this thread's result.
+    if (ctaMode && !aggTotal && aggregated(op)) {
+      th->aggValue = get(op.operands[1]);
+      const phys::Value *m = op.memory();
+      th->aggKey.assign(1, m->type.isBuffer()
+                               ? get(m).i
+                               : -1 - static_cast<int64_t>(m->argNo));
+      for (const phys::Value *x : cs)
+        th->aggKey.push_back(get(x).i);
+      return waitAt(op);
+    }
     int64_t c[8] = {};
     for (unsigned i = 0; i < cs.size() && i < 8; ++i)
       c[i] = get(cs[i]).i;

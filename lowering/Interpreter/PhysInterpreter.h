@@ -55,6 +55,9 @@ struct PhysRunResult {
   int64_t total = 0;    ///< sum of segment lengths
   int64_t programs = 0; ///< grid size after round-up
   std::vector<int64_t> segmentLengths;
+  /// Aggregated atomics (aggregate = warp | ticket) performed once for a
+  /// group of several lanes of a warp.
+  int64_t combinedAtomics = 0;
 };
 
 /// Evaluates launch expression `e` for the given arguments (what the host

@@ -165,6 +165,12 @@ std::string applyPrivatizeAtomics(phys::Program &p,
 /// after the mapping passes, whose choices can change that domain.
 void atomicScopes(phys::Program &p, phys::RemarkSink &sink);
 
+/// Warp-aggregated atomics (AggregateAtomics.cpp, docs/passes.md §14):
+/// global atomic add / min / max whose lanes may update one element (not
+/// indexed by the instance) combine over a warp's lanes first, one atomic
+/// per element and warp. Runs after atomic-scopes (it needs the scope).
+void aggregateAtomics(phys::Program &p, phys::RemarkSink &sink);
+
 /// counted-loops (CountedLoops.cpp): a counted loop at the top of a
 /// parallel instance whose iterations touch disjoint memory and each
 /// compute a reduction becomes a `for` (cta-rows may then spread it).

@@ -2,7 +2,8 @@
 //
 // The order is the default pipeline: the mapping passes first (each decides
 // from the program the earlier ones left), then atomic-scopes, whose choice
-// depends on the final mapping (docs/passes.md).
+// depends on the final mapping, then aggregate-atomics, which needs the
+// scopes (docs/passes.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,8 @@ const PassInfo kPasses[] = {
      "chunks of 16 bytes per program for a pointwise 1-D segment"},
     {"atomic-scopes", atomicScopes, false,
      "the hardware scope of every atomic from its buffer's sharing domain"},
+    {"aggregate-atomics", aggregateAtomics, true,
+     "global atomics whose lanes may share an element combine per warp"},
 };
 
 } // namespace

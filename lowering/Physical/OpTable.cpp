@@ -167,7 +167,9 @@ std::vector<OpInfo> buildTable() {
       op(O::Atomic, "atomic").access(1).results(1)
           .attr(enumAttr("kind", {"add", "min", "max", "exch"}))
           .attr(enumAttr("order", kMemoryOrders))
-          .attr(enumAttr("scope", kAtomicScopes, false)),
+          .attr(enumAttr("scope", kAtomicScopes, false))
+          // The aggregate-atomics pass: combined over a warp's lanes first.
+          .attr(enumAttr("aggregate", {"warp", "ticket"}, false)),
       op(O::AtomicCas, "atomic_cas").access(2).results(2)
           .attr(enumAttr("order", kMemoryOrders))
           .attr(enumAttr("scope", kAtomicScopes, false)),

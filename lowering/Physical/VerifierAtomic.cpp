@@ -3,11 +3,14 @@
 // [atomic]: every atomic / atomic_cas keeps what design.md §4.9 asks of an
 // atomic op: its memory order, its result semantics (the old value, and the
 // CAS success as a bool), the sharing domain of the memory it updates, and a
-// hardware scope (once chosen) legal for that domain (Physical/AtomicScope.h).
+// hardware scope (once chosen) legal for that domain (Physical/AtomicScope.h),
+// and an `aggregate` marking (the aggregate-atomics pass) only where the
+// combined update means the same.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Physical/AtomicScope.h"
+#include "Physical/PhysAffine.h"
 #include "Physical/Verifier.h"
 
 #include "KIR/Atomic.h"
@@ -15,8 +18,42 @@
 using namespace intent;
 using namespace intent::phys;
 
+/// What `aggregate = warp | ticket` (the aggregate-atomics pass) needs:
+/// a commutative kind combined over the lanes, relaxed order, a scope wider
+/// than the thread, and an old value either unread (warp) or the ticket of
+/// an integer add of a constant (every lane adds the same amount, so lane k
+/// of a group reads old + k times it). "" when it holds.
+static std::string aggregateProblem(const Op &op, llvm::StringRef aggregate,
+                                    unsigned uses) {
+  const std::string kind = op.strAttr("kind");
+  if (aggregate != "warp" && aggregate != "ticket")
+    return "aggregate '" + aggregate.str() + "' is not warp or ticket";
+  if (kind != "add" && (aggregate == "ticket" ||
+                        (kind != "min" && kind != "max")))
+    return "an aggregated atomic " + kind + " (" + aggregate.str() +
+           " combines " + (aggregate == "ticket" ? "add" : "add, min, max") +
+           ")";
+  if (op.strAttr("order") != "relaxed")
+    return "an aggregated atomic has memory order " + op.strAttr("order") +
+           " (only relaxed)";
+  const std::string scope = op.strAttr("scope");
+  if (scope.empty() || scope == "thread")
+    return "an aggregated atomic needs a scope wider than the thread";
+  if (aggregate == "warp" && uses)
+    return "the old value of an aggregate = warp atomic is used (it is "
+           "not defined; a ticket is aggregate = ticket)";
+  if (aggregate == "ticket") {
+    const Op *c = op.operands[1]->def;
+    if (!kir::Type::scalar(op.operands[1]->type.elem).isInteger() || !c ||
+        c->opcode != Opcode::Constant)
+      return "a ticket adds an integer constant";
+  }
+  return "";
+}
+
 void intent::phys::verifyAtomics(const Program &p,
                                  std::vector<std::string> &errors) {
+  const llvm::DenseMap<const Value *, unsigned> uses = countUses(p);
   walk(*p.body, [&](const Op &op) {
     if (!isAtomic(op.opcode))
       return;
@@ -51,6 +88,17 @@ void intent::phys::verifyAtomics(const Program &p,
                 ? "must return the old value (one " + typeToString(elem) + ")"
                 : "must return the old value and the success flag (" +
                       typeToString(elem) + ", bool)");
+    if (const AttrValue *a = op.attr("aggregate")) {
+      const std::string *name = std::get_if<std::string>(a);
+      auto u = uses.find(op.result(0));
+      std::string why =
+          op.opcode != Opcode::Atomic
+              ? std::string("atomic_cas is never aggregated")
+              : aggregateProblem(op, name ? *name : std::string("?"),
+                                 u == uses.end() ? 0 : u->second);
+      if (!why.empty())
+        error(why);
+    }
     const Buffer *b = bufferOf(p, op.memory());
     if (!b || b->sharing == Sharing::None) {
       error("the sharing domain of " + (b ? b->name : std::string("its memory")) +

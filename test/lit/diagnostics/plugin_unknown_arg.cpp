@@ -8,8 +8,8 @@
 // ARG: error: unknown Intent plugin argument 'bogus' (expected dump=kir, dump=phys, stop-after=kir, out=DIR, remarks, no-physical-passes, passes=LIST or disable-pass=LIST)
 // DUMP: error: unknown value 'ast' for -fplugin-arg-intent-dump (expected 'kir' or 'phys')
 // STOP: error: unknown value 'phys' for -fplugin-arg-intent-stop-after (expected 'kir')
-// PASS: error: bad Intent plugin argument 'passes=cta-rows,bogus': unknown pass 'bogus' (known passes: grid-scan, grid-reduce, counted-loops, cta-rows, cta-rows-ops, row-cache, col-reduce, region-teams, scan-teams, privatize-atomics, tile, widen, atomic-scopes)
-// DISABLE: error: bad Intent plugin argument 'disable-pass=nope': unknown pass 'nope' (known passes: grid-scan, grid-reduce, counted-loops, cta-rows, cta-rows-ops, row-cache, col-reduce, region-teams, scan-teams, privatize-atomics, tile, widen, atomic-scopes)
+// PASS: error: bad Intent plugin argument 'passes=cta-rows,bogus': unknown pass 'bogus' (known passes: grid-scan, grid-reduce, counted-loops, cta-rows, cta-rows-ops, row-cache, col-reduce, region-teams, scan-teams, privatize-atomics, tile, widen, atomic-scopes, aggregate-atomics)
+// DISABLE: error: bad Intent plugin argument 'disable-pass=nope': unknown pass 'nope' (known passes: grid-scan, grid-reduce, counted-loops, cta-rows, cta-rows-ops, row-cache, col-reduce, region-teams, scan-teams, privatize-atomics, tile, widen, atomic-scopes, aggregate-atomics)
 
 #include <intent/intent.hpp>
 using namespace intent;
