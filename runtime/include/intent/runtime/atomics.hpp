@@ -427,22 +427,33 @@ __device__ T warpPeersTotal(unsigned Active, unsigned Peers, T V, Combine C) {
 #endif
 } // namespace detail
 
+namespace detail {
+#if defined(__CUDA_ARCH__)
+/// The aggregated update: Apply(P, V) by each lane when warpPeers finds
+/// no group, else Apply(P, the group's Combine of V) by its lowest lane.
+template <int Kind, class T, class Combine, class Apply>
+__device__ void warpAtomic(T *P, T V, Combine C, Apply A) {
+  const unsigned Active = __activemask();
+  const unsigned Peers = warpPeers(Active, P);
+  if (!Peers) {
+    A(P, V);
+    return;
+  }
+  const T Total = warpPeersTotal<Kind>(Active, Peers, V, C);
+  if (laneIndex() == static_cast<unsigned>(__ffs(Peers) - 1))
+    A(P, Total);
+}
+#endif
+} // namespace detail
+
 /// atomic_add / atomic_min / atomic_max aggregated over the warp's lanes
 /// that update the same element (see above). The old value is not
 /// returned (the verifier allows these only where nothing reads it): T{}.
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T warp_atomic_add(T *P, ::intent::detail::NonDeduced<T> V) {
 #if defined(__CUDA_ARCH__)
-  const unsigned Active = __activemask();
-  const unsigned Peers = detail::warpPeers(Active, P);
-  if (!Peers) {
-    atomic_add<S, O>(P, V);
-    return T{};
-  }
-  const T Total =
-      detail::warpPeersTotal<0>(Active, Peers, static_cast<T>(V), ops::plus{});
-  if (detail::laneIndex() == static_cast<unsigned>(__ffs(Peers) - 1))
-    atomic_add<S, O>(P, Total);
+  detail::warpAtomic<0>(P, static_cast<T>(V), ops::plus{},
+                        [](T *Q, T X) { atomic_add<S, O>(Q, X); });
 #else
   atomic_add<S, O>(P, V);
 #endif
@@ -452,16 +463,8 @@ INTENT_HD T warp_atomic_add(T *P, ::intent::detail::NonDeduced<T> V) {
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T warp_atomic_min(T *P, ::intent::detail::NonDeduced<T> V) {
 #if defined(__CUDA_ARCH__)
-  const unsigned Active = __activemask();
-  const unsigned Peers = detail::warpPeers(Active, P);
-  if (!Peers) {
-    atomic_min<S, O>(P, V);
-    return T{};
-  }
-  const T Total =
-      detail::warpPeersTotal<1>(Active, Peers, static_cast<T>(V), ops::min{});
-  if (detail::laneIndex() == static_cast<unsigned>(__ffs(Peers) - 1))
-    atomic_min<S, O>(P, Total);
+  detail::warpAtomic<1>(P, static_cast<T>(V), ops::min{},
+                        [](T *Q, T X) { atomic_min<S, O>(Q, X); });
 #else
   atomic_min<S, O>(P, V);
 #endif
@@ -471,16 +474,8 @@ INTENT_HD T warp_atomic_min(T *P, ::intent::detail::NonDeduced<T> V) {
 template <atomic_scope S, memory_order O = memory_order::relaxed, class T>
 INTENT_HD T warp_atomic_max(T *P, ::intent::detail::NonDeduced<T> V) {
 #if defined(__CUDA_ARCH__)
-  const unsigned Active = __activemask();
-  const unsigned Peers = detail::warpPeers(Active, P);
-  if (!Peers) {
-    atomic_max<S, O>(P, V);
-    return T{};
-  }
-  const T Total =
-      detail::warpPeersTotal<2>(Active, Peers, static_cast<T>(V), ops::max{});
-  if (detail::laneIndex() == static_cast<unsigned>(__ffs(Peers) - 1))
-    atomic_max<S, O>(P, Total);
+  detail::warpAtomic<2>(P, static_cast<T>(V), ops::max{},
+                        [](T *Q, T X) { atomic_max<S, O>(Q, X); });
 #else
   atomic_max<S, O>(P, V);
 #endif
