@@ -34,8 +34,8 @@ namespace {
 /// True when `v` differs between the lanes of a warp that run different
 /// instances: a segment's local, the counter of a loop over instances, a
 /// thread or lane index, the innermost coordinate of one of those, and sums
-/// (one side such a value), constant multiples of them and selects between
-/// two of them.
+/// (one side such a value), constant multiples of them, selects between
+/// two of them and an `if`'s results that both branches yield so.
 bool separatesLanes(const Value *v, int depth = 0) {
   if (depth > 32)
     return false;
@@ -63,6 +63,14 @@ bool separatesLanes(const Value *v, int depth = 0) {
   case Opcode::Sub:
     return separatesLanes(d.operands[0], depth + 1) !=
            separatesLanes(d.operands[1], depth + 1);
+  case Opcode::If: // both branches yield such a value (a chunk's lanes)
+    for (const auto &r : d.regions) {
+      const Op *y = r->block.terminator();
+      if (!y || v->resultNo >= y->operands.size() ||
+          !separatesLanes(y->operands[v->resultNo], depth + 1))
+        return false;
+    }
+    return !d.regions.empty();
   case Opcode::Select: // either arm: a chunk's start or a leftover's
     return separatesLanes(d.operands[1], depth + 1) &&
            separatesLanes(d.operands[2], depth + 1);
