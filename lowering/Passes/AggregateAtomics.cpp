@@ -24,6 +24,7 @@
 
 #include "Passes/Passes.h"
 
+#include "Physical/AtomicScope.h"
 #include "Physical/PhysAffine.h"
 
 using namespace intent;
@@ -89,27 +90,13 @@ bool separatesLanes(const Value *v, int depth = 0) {
   }
 }
 
-bool isIntConstant(const Value *v) {
-  const Op *c = v->def;
-  return c && c->opcode == Opcode::Constant && c->attr("value") &&
-         std::holds_alternative<int64_t>(*c->attr("value"));
-}
-
-/// Why atomic `op` is not aggregated, or "".
+/// Why atomic `op` (of scope gpu or sys; `uses` of its old value) is not
+/// aggregated, or "": the marking's rule (Physical/AtomicScope.h), then
+/// whether its lanes may share the element at all.
 std::string rejection(const Op &op, unsigned uses) {
-  const std::string kind = op.strAttr("kind");
-  if (kind != "add" && kind != "min" && kind != "max")
-    return "an atomic " + kind + " has no combined form";
-  if (op.strAttr("order") != "relaxed")
-    return "memory order " + op.strAttr("order") +
-           " (a combined update would drop the other lanes' ordering)";
-  const std::string scope = op.strAttr("scope");
-  if (scope != "gpu" && scope != "sys")
-    return "";
-  if (uses && !(kind == "add" && isIntConstant(op.operands[1]) &&
-                kir::Type::scalar(op.operands[1]->type.elem).isInteger()))
-    return "its old value is used (only an integer add of a constant, a "
-           "ticket, is combined then)";
+  if (std::string why = aggregateProblem(op, uses ? "ticket" : "warp", uses);
+      !why.empty())
+    return why;
   for (const Value *c : op.coords())
     if (separatesLanes(c))
       return "its element differs per instance";

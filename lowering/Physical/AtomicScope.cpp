@@ -92,3 +92,32 @@ void intent::phys::assignAtomicScopes(Program &p, RemarkSink &sink) {
                             op.strAttr("order") + ")");
   });
 }
+
+std::string intent::phys::aggregateProblem(const Op &op,
+                                           llvm::StringRef aggregate,
+                                           unsigned uses) {
+  const std::string kind = op.strAttr("kind");
+  if (aggregate != "warp" && aggregate != "ticket")
+    return "aggregate '" + aggregate.str() + "' is not warp or ticket";
+  if (kind != "add" && (aggregate == "ticket" ||
+                        (kind != "min" && kind != "max")))
+    return "an aggregated atomic " + kind + " (" + aggregate.str() +
+           " combines " + (aggregate == "ticket" ? "add" : "add, min, max") +
+           ")";
+  if (op.strAttr("order") != "relaxed")
+    return "an aggregated atomic has memory order " + op.strAttr("order") +
+           " (only relaxed)";
+  const std::string scope = op.strAttr("scope");
+  if (scope.empty() || scope == "thread")
+    return "an aggregated atomic needs a scope wider than the thread";
+  if (aggregate == "warp" && uses)
+    return "the old value of an aggregate = warp atomic is used (it is "
+           "not defined; a ticket is aggregate = ticket)";
+  if (aggregate == "ticket") {
+    const Op *c = op.operands[1]->def;
+    if (!kir::Type::scalar(op.operands[1]->type.elem).isInteger() || !c ||
+        c->opcode != Opcode::Constant)
+      return "a ticket adds an integer constant";
+  }
+  return "";
+}

@@ -21,6 +21,10 @@
 // atomics on private buffers and launch for external views and workspaces;
 // cta and system are not produced yet.
 //
+// Also here: when an atomic may be combined over a warp's lanes
+// (`aggregate`, the aggregate-atomics pass), the rule that pass applies and
+// the verifier checks.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef INTENT_PHYSICAL_ATOMICSCOPE_H
@@ -49,6 +53,16 @@ bool scopeCovers(llvm::StringRef scope, Sharing s);
 /// Atomics whose buffer records no sharing domain are left without a scope
 /// (the verifier reports them).
 void assignAtomicScopes(Program &p, RemarkSink &sink);
+
+/// The rule for `aggregate = warp | ticket` (the aggregate-atomics pass
+/// applies it, the verifier's [atomic] checks it): a kind combined over the
+/// lanes (warp: add, min, max; ticket: add), relaxed order, a scope wider
+/// than the thread, and an old value either unread (`uses` 0: warp) or the
+/// ticket of an integer add of a constant (every lane adds the same amount,
+/// so lane k of a group reads old + k times it). "" when atomic `op` may
+/// carry `marking`, else why not.
+std::string aggregateProblem(const Op &op, llvm::StringRef marking,
+                             unsigned uses);
 
 } // namespace intent::phys
 

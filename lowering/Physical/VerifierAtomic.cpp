@@ -15,45 +15,15 @@
 
 #include "KIR/Atomic.h"
 
+#include <optional>
+
 using namespace intent;
 using namespace intent::phys;
 
-/// What `aggregate = warp | ticket` (the aggregate-atomics pass) needs:
-/// a commutative kind combined over the lanes, relaxed order, a scope wider
-/// than the thread, and an old value either unread (warp) or the ticket of
-/// an integer add of a constant (every lane adds the same amount, so lane k
-/// of a group reads old + k times it). "" when it holds.
-static std::string aggregateProblem(const Op &op, llvm::StringRef aggregate,
-                                    unsigned uses) {
-  const std::string kind = op.strAttr("kind");
-  if (aggregate != "warp" && aggregate != "ticket")
-    return "aggregate '" + aggregate.str() + "' is not warp or ticket";
-  if (kind != "add" && (aggregate == "ticket" ||
-                        (kind != "min" && kind != "max")))
-    return "an aggregated atomic " + kind + " (" + aggregate.str() +
-           " combines " + (aggregate == "ticket" ? "add" : "add, min, max") +
-           ")";
-  if (op.strAttr("order") != "relaxed")
-    return "an aggregated atomic has memory order " + op.strAttr("order") +
-           " (only relaxed)";
-  const std::string scope = op.strAttr("scope");
-  if (scope.empty() || scope == "thread")
-    return "an aggregated atomic needs a scope wider than the thread";
-  if (aggregate == "warp" && uses)
-    return "the old value of an aggregate = warp atomic is used (it is "
-           "not defined; a ticket is aggregate = ticket)";
-  if (aggregate == "ticket") {
-    const Op *c = op.operands[1]->def;
-    if (!kir::Type::scalar(op.operands[1]->type.elem).isInteger() || !c ||
-        c->opcode != Opcode::Constant)
-      return "a ticket adds an integer constant";
-  }
-  return "";
-}
-
 void intent::phys::verifyAtomics(const Program &p,
                                  std::vector<std::string> &errors) {
-  const llvm::DenseMap<const Value *, unsigned> uses = countUses(p);
+  // Use counts, for the `aggregate` rule only (counted at the first one).
+  std::optional<llvm::DenseMap<const Value *, unsigned>> uses;
   walk(*p.body, [&](const Op &op) {
     if (!isAtomic(op.opcode))
       return;
@@ -90,12 +60,14 @@ void intent::phys::verifyAtomics(const Program &p,
                       typeToString(elem) + ", bool)");
     if (const AttrValue *a = op.attr("aggregate")) {
       const std::string *name = std::get_if<std::string>(a);
-      auto u = uses.find(op.result(0));
+      if (!uses)
+        uses = countUses(p);
+      auto u = uses->find(op.result(0));
       std::string why =
           op.opcode != Opcode::Atomic
               ? std::string("atomic_cas is never aggregated")
               : aggregateProblem(op, name ? *name : std::string("?"),
-                                 u == uses.end() ? 0 : u->second);
+                                 u == uses->end() ? 0 : u->second);
       if (!why.empty())
         error(why);
     }

@@ -156,6 +156,13 @@ std::string verifyText(const std::string &text) {
   return s;
 }
 
+/// Parses `text`, which the verifier must accept; null when it does not
+/// parse.
+std::unique_ptr<phys::Program> parseVerified(const std::string &text) {
+  EXPECT_EQ(verifyText(text), "");
+  return parse(text);
+}
+
 std::vector<float> randomFloats(size_t n, unsigned seed) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> d(-1, 1);
@@ -173,10 +180,9 @@ const PhysRunOptions::Order kOrders[] = {PhysRunOptions::Order::Forward,
 TEST(Aggregate, WarpGroupsCombineBeforeOneAtomic) {
   for (const char *kind : {"add", "min", "max"})
     for (bool divergent : {false, true}) {
-      std::string text = updateProgram(kind, divergent);
-      ASSERT_EQ(verifyText(text), "") << kind;
-      std::unique_ptr<phys::Program> p = parse(text);
-      ASSERT_TRUE(p);
+      std::unique_ptr<phys::Program> p =
+          parseVerified(updateProgram(kind, divergent));
+      ASSERT_TRUE(p) << kind;
       for (int64_t n : {0, 1, 31, 33, 64})
         for (auto order : kOrders) {
           const int64_t rows = 5;
@@ -222,9 +228,7 @@ TEST(Aggregate, WarpGroupsCombineBeforeOneAtomic) {
 }
 
 TEST(Aggregate, TicketsAreRanksWithinTheirGroup) {
-  std::string text = ticketProgram();
-  ASSERT_EQ(verifyText(text), "");
-  std::unique_ptr<phys::Program> p = parse(text);
+  std::unique_ptr<phys::Program> p = parseVerified(ticketProgram());
   ASSERT_TRUE(p);
   for (int64_t n : {0, 1, 2, 40, 64})
     for (auto order : kOrders) {
