@@ -424,11 +424,7 @@ __device__ T warpPeersTotal(unsigned Active, unsigned Peers, T V, Combine C) {
 #endif
   return warpPeersFold(Active, Peers, V, C);
 }
-#endif
-} // namespace detail
 
-namespace detail {
-#if defined(__CUDA_ARCH__)
 /// The aggregated update: Apply(P, V) by each lane when warpPeers finds
 /// no group, else Apply(P, the group's Combine of V) by its lowest lane.
 template <int Kind, class T, class Combine, class Apply>
